@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// Runs the TypeScript CLI through tsx's loader: no build step, so `npx conformance` works right after `npm install`.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../harness/cli/main.ts');
+process.exitCode = await main(process.argv.slice(2), process.env);

@@ -1,0 +1,37 @@
+// Parses `RateLimit-Policy` as the deployed service writes it (RL-02):
+// `3000;w=5;burst=3300;comment="token bucket";category="trigger";cost="single";serviceLevel="team"`.
+
+export interface RateLimitPolicy {
+  limit: number;
+  w: number;
+  burst: number;
+  comment?: string;
+  category?: string;
+  cost?: string;
+  serviceLevel?: string;
+}
+
+export type PolicyParse = { ok: true; policy: RateLimitPolicy; missing: string[] } | { ok: false; error: string };
+
+const EXPECTED_PARAMETERS = ['w', 'burst', 'comment', 'category', 'cost'] as const;
+
+export function parseRateLimitPolicy(header: string | undefined): PolicyParse {
+  if (header === undefined) return { ok: false, error: 'RateLimit-Policy is missing' };
+  const [limitPart, ...params] = header.split(';').map((p) => p.trim());
+  if (!limitPart || !/^\d+$/.test(limitPart)) return { ok: false, error: `RateLimit-Policy "${header}" does not start with an integer limit` };
+  const values: Record<string, string> = {};
+  for (const param of params) {
+    const match = /^([A-Za-z][A-Za-z0-9_-]*)=(?:"([^"]*)"|([^";]*))$/.exec(param);
+    if (!match) return { ok: false, error: `RateLimit-Policy "${header}" has a malformed parameter "${param}"` };
+    values[match[1]!] = match[2] ?? match[3] ?? '';
+  }
+  for (const numeric of ['w', 'burst'] as const) {
+    if (values[numeric] !== undefined && !/^\d+$/.test(values[numeric]!)) {
+      return { ok: false, error: `RateLimit-Policy "${header}": ${numeric} is not an integer` };
+    }
+  }
+  if (values.w === undefined || values.burst === undefined) return { ok: false, error: `RateLimit-Policy "${header}" lacks w= or burst=` };
+  const policy: RateLimitPolicy = { limit: Number(limitPart), w: Number(values.w), burst: Number(values.burst) };
+  for (const name of ['comment', 'category', 'cost', 'serviceLevel'] as const) if (values[name] !== undefined) policy[name] = values[name];
+  return { ok: true, policy, missing: EXPECTED_PARAMETERS.filter((p) => values[p] === undefined) };
+}

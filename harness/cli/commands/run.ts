@@ -1,0 +1,62 @@
+// `conformance run`: resolves settings, runs the suites against the target and exits 0 / 1 / 2.
+import type { Command } from 'commander';
+import { resolveSettings } from '../../config/resolve-settings.ts';
+import { runConformance, TargetUnreachable } from '../../runner/conformance-run.ts';
+import { UsageError } from '../cli-error.ts';
+import { collect, commaList } from '../options.ts';
+import { progressPrinter, printSummary } from '../progress.ts';
+import { parseFaults } from './reference.ts';
+
+interface RunFlags {
+  target?: string;
+  regionalTarget?: string;
+  apiKey?: string;
+  secondaryApiKey?: string;
+  restrictedApiKey?: string;
+  config?: string;
+  reportDir?: string;
+  rules?: string[];
+  fault: string[];
+}
+
+export function registerRun(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
+  program
+    .command('run')
+    .description('run the conformance suites against a target (default: the embedded reference)')
+    .option('--target <url>', 'base URL of the implementation under test')
+    .option('--regional-target <url>', 'the regional base address of the same target (VER-02)')
+    .option('--api-key <key>', 'API key of the primary environment')
+    .option('--secondary-api-key <key>', 'API key of another environment of the same organization')
+    .option('--restricted-api-key <key>', 'API key that authenticates but may not write')
+    .option('--config <file>', 'YAML or JSON settings file (${ENV} placeholders allowed)')
+    .option('--report-dir <dir>', 'where conformance.json is written (default reports/)')
+    .option('--rules <ids>', 'only these rule IDs, comma-separated', commaList)
+    .option('--fault <name>', 'embedded reference only: switch on a deliberate fault (repeatable)', collect, [])
+    .action(async (flags: RunFlags) => {
+      parseFaults(flags.fault);
+      const settings = resolveSettings({
+        env,
+        ...(flags.config ? { configFile: flags.config } : {}),
+        flags: {
+          'target.baseUrl': flags.target,
+          'target.regionalBaseUrl': flags.regionalTarget,
+          'target.apiKey': flags.apiKey,
+          'target.secondaryApiKey': flags.secondaryApiKey,
+          'target.restrictedApiKey': flags.restrictedApiKey,
+          'run.reportDir': flags.reportDir,
+          'run.rules': flags.rules,
+          'reference.faults': flags.fault.length > 0 ? flags.fault : undefined,
+        },
+      });
+      const print = (line: string) => process.stdout.write(`${line}\n`);
+      try {
+        const outcome = await runConformance(settings, { log: print, onRecord: progressPrinter(print) });
+        printSummary(outcome.report, print);
+        print(`Report: ${outcome.reportFile}`);
+        setExit(outcome.exitCode);
+      } catch (error) {
+        if (error instanceof TargetUnreachable) throw new UsageError(error.message);
+        throw error;
+      }
+    });
+}

@@ -1,0 +1,30 @@
+// The `conformance` command line: one entry, one place that reads process.env and decides exit codes.
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config/config-error.ts';
+import { SUITE_VERSION } from '../suite-info.ts';
+import { EXIT, UsageError } from './cli-error.ts';
+import { registerReference } from './commands/reference.ts';
+import { registerRun } from './commands/run.ts';
+
+export async function main(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = new Command('conformance')
+    .description('Conformance suite and load harness for the Notification Service HTTP API (interface 3.19.2)')
+    .version(SUITE_VERSION)
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  registerRun(program, env, (code) => (exitCode = code));
+  registerReference(program);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (error instanceof ConfigError || error instanceof UsageError) {
+      process.stderr.write(`conformance: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`conformance: internal error: ${(error as Error).message}\n`);
+    return EXIT.usage;
+  }
+}

@@ -1,0 +1,59 @@
+// JSON Schema of a configuration file (and of the merged settings): unknown keys are errors, so typos surface.
+
+const positiveInt = { type: 'integer', minimum: 1 } as const;
+const url = { type: 'string', pattern: '^https?://[^\\s]+$' } as const;
+const key = { type: 'string', minLength: 1 } as const;
+
+export const settingsSchema = {
+  $id: 'conformance-settings',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    target: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        baseUrl: url,
+        regionalBaseUrl: url,
+        apiKey: key,
+        secondaryApiKey: key,
+        restrictedApiKey: key,
+      },
+    },
+    features: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { idempotency: { type: 'boolean' }, rateLimiting: { type: 'boolean' } },
+    },
+    timeouts: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        requestMs: positiveInt,
+        eventuallyMs: positiveInt,
+        settleMs: { type: 'integer', minimum: 0 },
+        testMs: positiveInt,
+        runMs: positiveInt,
+        maxRetryAfterS: { type: 'integer', minimum: 0 },
+      },
+    },
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { triggerRps: positiveInt },
+    },
+    reference: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { faults: { type: 'array', items: { type: 'string' } } },
+    },
+    run: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        reportDir: { type: 'string', minLength: 1 },
+        rules: { type: 'array', items: { type: 'string' } },
+      },
+    },
+  },
+} as const;

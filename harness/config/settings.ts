@@ -1,0 +1,74 @@
+// The resolved, validated settings of one run: the only shape the rest of the harness sees.
+
+export interface TargetSettings {
+  /** Base URL of the implementation under test; absent means "start the embedded reference". */
+  baseUrl?: string;
+  /** The regional alternative base address (VER-02), when the target has one. */
+  regionalBaseUrl?: string;
+  apiKey?: string;
+  /** A key of another environment of the same organization (AUTH-05). */
+  secondaryApiKey?: string;
+  /** A key that authenticates but may not write (AUTH-04). */
+  restrictedApiKey?: string;
+}
+
+export interface FeatureSettings {
+  idempotency: boolean;
+  rateLimiting: boolean;
+}
+
+export interface TimeoutSettings {
+  /** Per-request bound: connect, headers and body together. */
+  requestMs: number;
+  /** How long eventually() polls for an asynchronous effect. */
+  eventuallyMs: number;
+  /** How long a test waits before concluding that something did NOT happen. */
+  settleMs: number;
+  /** Upper bound for a single test. */
+  testMs: number;
+  /** Upper bound for the whole run. */
+  runMs: number;
+  /** Longest Retry-After a functional test honours before giving up. */
+  maxRetryAfterS: number;
+}
+
+export interface LimitSettings {
+  /** The documented trigger limit in requests per second (RL-05). */
+  triggerRps: number;
+}
+
+export interface ReferenceSettings {
+  /** Faults switched on in the embedded reference (only without a target). */
+  faults: string[];
+}
+
+export interface RunSettings {
+  reportDir: string;
+  /** Only these rule IDs run; empty means all. */
+  rules: string[];
+}
+
+export interface Settings {
+  target: TargetSettings;
+  features: FeatureSettings;
+  timeouts: TimeoutSettings;
+  limits: LimitSettings;
+  reference: ReferenceSettings;
+  run: RunSettings;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  target: {},
+  features: { idempotency: true, rateLimiting: true },
+  timeouts: {
+    requestMs: 10_000,
+    eventuallyMs: 5_000,
+    settleMs: 300,
+    testMs: 60_000,
+    runMs: 15 * 60_000,
+    maxRetryAfterS: 10,
+  },
+  limits: { triggerRps: 600 },
+  reference: { faults: [] },
+  run: { reportDir: 'reports', rules: [] },
+};

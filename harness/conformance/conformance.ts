@@ -1,0 +1,104 @@
+// `conformance(rule, title, fn)`: a vitest test tagged with rule IDs, run only where the target can support it,
+// with passive checks over its traffic and failure messages that carry the rule and a reproducer.
+import { inject } from 'vitest';
+import { AREAS, requirement, type RuleId } from '../../requirements/index.ts';
+import { PASSIVE_CHECKS } from '../checks/passive-checks.ts';
+import { describeExchange, type Exchange } from '../http/exchange.ts';
+import { ExchangeFailed } from '../http/api-client.ts';
+import type { TargetProfile } from '../target-profile.ts';
+import { conformanceTest, type ConformanceFixtures } from './fixtures.ts';
+import type { ConformanceMeta, Observation, SkipOutcome } from './meta.ts';
+import { Skip } from './skip.ts';
+
+/** What a target or configuration must offer for the test to say anything. */
+export type Need = 'secondaryKey' | 'restrictedKey' | 'regionalBaseUrl';
+
+export interface ConformanceOptions {
+  needs?: readonly Need[];
+  /** A MUST rule whose RULES.md text makes this particular case SHOULD-level (e.g. AUTH-03's bare key). */
+  level?: 'SHOULD';
+  timeoutMs?: number;
+}
+
+export interface ConformanceContext extends ConformanceFixtures {
+  /** Ends the test as not verified: the target or configuration lacks what it needs. Never a pass. */
+  notVerified(reason: string): never;
+}
+
+const NEED_REASONS: Record<Need, (t: TargetProfile) => string | undefined> = {
+  secondaryKey: (t) => (t.keys.secondary ? undefined : 'no secondary API key configured (--secondary-api-key)'),
+  restrictedKey: (t) => (t.keys.restricted ? undefined : 'no restricted API key configured (--restricted-api-key)'),
+  regionalBaseUrl: (t) => (t.regionalBaseUrl ? undefined : 'no regional base address configured (target.regionalBaseUrl)'),
+};
+
+export function conformance(
+  rules: RuleId | readonly RuleId[],
+  title: string,
+  fn: (ctx: ConformanceContext) => Promise<void>,
+  options: ConformanceOptions = {},
+): void {
+  const ids: RuleId[] = typeof rules === 'string' ? [rules] : [...rules];
+  const profile = inject('target');
+  conformanceTest(`${title} [${ids.join(', ')}]`, { timeout: options.timeoutMs ?? profile.timeouts.testMs }, async (ctx) => {
+    const meta: ConformanceMeta = { rules: ids, ...(options.level ? { level: options.level } : {}) };
+    ctx.task.meta.conformance = meta;
+    const skip = (outcome: SkipOutcome, reason: string): never => {
+      meta.outcome = outcome;
+      meta.reason = reason;
+      return ctx.skip(reason);
+    };
+
+    if (profile.rules.length > 0 && !ids.some((id) => profile.rules.includes(id))) skip('deselected', 'not among --rules');
+    const off = disabledFeature(ids, profile);
+    if (off) skip('not-applicable', off);
+    for (const need of options.needs ?? []) {
+      const missing = NEED_REASONS[need](profile);
+      if (missing) skip('not-verified', missing);
+    }
+
+    const notVerified = (reason: string): never => {
+      throw new Skip('not-verified', reason);
+    };
+    try {
+      await fn({ ...ctx, notVerified });
+    } catch (error) {
+      if (error instanceof Skip) skip(error.outcome, error.reason);
+      meta.evidence = ctx.api.exchanges.slice(-3).map(describeExchange);
+      throw enrich(error, ids, ctx.api.exchanges);
+    } finally {
+      meta.observations = observe(ctx.api.exchanges, profile);
+    }
+  });
+}
+
+/** IDEM and RL rules are not applicable when the target declares the feature off. */
+function disabledFeature(ids: RuleId[], profile: TargetProfile): string | undefined {
+  const areas = new Set(ids.map((id) => requirement(id).area));
+  if (areas.size === 1 && areas.has('IDEM') && !profile.features.idempotency) return 'the target declares idempotency off (features.idempotency)';
+  if (areas.size === 1 && areas.has('RL') && !profile.features.rateLimiting) return 'the target declares rate limiting off (features.rateLimiting)';
+  return undefined;
+}
+
+function observe(exchanges: Exchange[], profile: TargetProfile): Observation[] {
+  const observations: Observation[] = [];
+  for (const check of PASSIVE_CHECKS) {
+    const relevant = exchanges.filter((e) => e.status !== undefined && check.applies(e, profile.features));
+    if (relevant.length === 0) continue;
+    const violations: string[] = [];
+    for (const exchange of relevant) {
+      const problem = check.check(exchange);
+      if (problem && violations.length < 3) violations.push(`${problem}\n  ${describeExchange(exchange)}`);
+    }
+    observations.push({ rule: check.rule, checked: relevant.length, violations });
+  }
+  return observations;
+}
+
+/** Prefixes the failure with what the spec requires and appends the last exchange with its reproducer. */
+function enrich(error: unknown, ids: RuleId[], exchanges: Exchange[]): unknown {
+  if (!(error instanceof Error)) return error;
+  const rules = ids.map((id) => `${id} (${requirement(id).level}, ${AREAS[requirement(id).area]}): ${requirement(id).text}`).join('\n');
+  const last = error instanceof ExchangeFailed ? undefined : exchanges.at(-1);
+  error.message = `${error.message}\n\nRule: ${rules}${last ? `\n\nLast exchange: ${describeExchange(last)}` : ''}`;
+  return error;
+}

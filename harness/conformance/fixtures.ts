@@ -1,0 +1,34 @@
+// Per-test fixtures: the target profile, a recording client, run-prefixed ids and the cleanup stack.
+import { inject, test as base } from 'vitest';
+import { ApiClient } from '../http/api-client.ts';
+import type { TargetProfile } from '../target-profile.ts';
+import { Cleanup } from './cleanup.ts';
+import { IdFactory } from './ids.ts';
+import './meta.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    target: TargetProfile;
+  }
+}
+
+export interface ConformanceFixtures {
+  target: TargetProfile;
+  api: ApiClient;
+  ids: IdFactory;
+  cleanup: Cleanup;
+}
+
+export const conformanceTest = base.extend<ConformanceFixtures>({
+  // eslint-disable-next-line no-empty-pattern
+  target: async ({}, use) => use(inject('target')),
+  api: async ({ target }, use) => use(new ApiClient(target)),
+  ids: async ({ target }, use) => use(new IdFactory(target.runPrefix)),
+  // Depends on api, so its deletions run before the client is torn down.
+  cleanup: async ({ api: _api, task }, use) => {
+    const cleanup = new Cleanup();
+    await use(cleanup);
+    const leaks = await cleanup.runAll();
+    if (leaks.length > 0 && task.meta.conformance) task.meta.conformance.leaks = leaks;
+  },
+});

@@ -1,0 +1,29 @@
+// What a conformance test reports beyond pass/fail; travels from the worker to the reporter in task.meta.
+
+export type SkipOutcome = 'not-verified' | 'not-applicable' | 'deselected';
+
+/** What a passive check saw across the exchanges of one test. */
+export interface Observation {
+  rule: string;
+  checked: number;
+  violations: string[];
+}
+
+export interface ConformanceMeta {
+  rules: string[];
+  /** Set when the test checks a SHOULD-level case of a MUST rule: its failure is a warning. */
+  level?: 'SHOULD';
+  outcome?: SkipOutcome;
+  reason?: string;
+  observations?: Observation[];
+  /** Redacted accounts of the last exchanges of a failed test, each with a reproducer. */
+  evidence?: string[];
+  /** Resources the test created but could not remove. */
+  leaks?: string[];
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    conformance?: ConformanceMeta;
+  }
+}

@@ -1,0 +1,172 @@
+// The client every test uses: speaks to the target with a chosen identity, unwraps `{data}`, records every exchange.
+import type { TargetProfile } from '../target-profile.ts';
+import type { Exchange } from './exchange.ts';
+import { truncate } from './exchange.ts';
+import { Redactor } from './redactor.ts';
+import { send } from './transport.ts';
+
+/** Which credentials a request carries. */
+export type Identity = 'primary' | 'secondary' | 'restricted' | 'none';
+
+export interface RequestOptions {
+  as?: Identity;
+  /** Sends this exact Authorization header instead of `ApiKey <key of identity>`; null sends none. */
+  authorization?: string | null;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  /** Serialized as JSON with `Content-Type: application/json`. */
+  body?: unknown;
+  /** Sent as is; pair it with `contentType`. */
+  rawBody?: string | Buffer;
+  contentType?: string;
+  /** Use the regional base address (VER-02). */
+  regional?: boolean;
+  /** Wait out a 429 (up to timeouts.maxRetryAfterS) instead of returning it; off for rate-limit tests. */
+  retryOn429?: boolean;
+  timeoutMs?: number;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** The parsed JSON body, or undefined when the body is not JSON. */
+  json: unknown;
+  /** The body with a single-key `{data: …}` wrapper removed, as the official SDK does. */
+  data: T;
+  exchange: Exchange;
+}
+
+/** Thrown when no HTTP response arrived: the message names the exchange and the setting that bounds it. */
+export class ExchangeFailed extends Error {
+  constructor(readonly exchange: Exchange) {
+    super(`${exchange.method} ${exchange.url}: ${exchange.error}`);
+    this.name = 'ExchangeFailed';
+  }
+}
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_429_RETRIES = 3;
+
+export class ApiClient {
+  readonly exchanges: Exchange[] = [];
+  readonly redactor: Redactor;
+
+  constructor(
+    readonly target: TargetProfile,
+    private readonly onExchange?: (exchange: Exchange) => void,
+  ) {
+    this.redactor = redactorFor(target);
+  }
+
+  get = <T = any>(path: string, options?: RequestOptions) => this.request<T>('GET', path, options);
+  post = <T = any>(path: string, body?: unknown, options?: RequestOptions) => this.request<T>('POST', path, { ...options, body });
+  patch = <T = any>(path: string, body?: unknown, options?: RequestOptions) => this.request<T>('PATCH', path, { ...options, body });
+  put = <T = any>(path: string, body?: unknown, options?: RequestOptions) => this.request<T>('PUT', path, { ...options, body });
+  delete = <T = any>(path: string, options?: RequestOptions & { body?: unknown }) => this.request<T>('DELETE', path, options);
+
+  /** The Authorization header a request of this identity carries (for building malformed variants). */
+  keyOf(identity: Exclude<Identity, 'none'>): string | undefined {
+    return this.target.keys[identity];
+  }
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.once<T>(method, path, options);
+      const wait = Number(response.headers['retry-after']);
+      const honour = options.retryOn429 ?? true;
+      if (response.status !== 429 || !honour || attempt >= MAX_429_RETRIES) return response;
+      if (!Number.isFinite(wait) || wait > this.target.timeouts.maxRetryAfterS) return response;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(wait, 0.05) * 1000));
+    }
+  }
+
+  private async once<T>(method: string, path: string, options: RequestOptions): Promise<ApiResponse<T>> {
+    const base = options.regional ? this.target.regionalBaseUrl : this.target.baseUrl;
+    if (!base) throw new Error('no regional base address is configured (target.regionalBaseUrl)');
+    const url = new URL(base.replace(/\/$/, '') + path);
+    for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
+
+    const headers: Record<string, string> = { accept: 'application/json', ...lowerKeys(options.headers ?? {}) };
+    const identity = options.as ?? 'primary';
+    const key = identity === 'none' ? undefined : this.target.keys[identity];
+    if (identity !== 'none' && !key) throw new Error(`no ${identity} API key is configured`);
+    const authorization = options.authorization === undefined ? (key ? `ApiKey ${key}` : undefined) : options.authorization;
+    if (authorization !== null && authorization !== undefined) headers.authorization = authorization;
+
+    let body: string | Buffer | undefined;
+    if (options.rawBody !== undefined) {
+      body = options.rawBody;
+      if (options.contentType) headers['content-type'] = options.contentType;
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+
+    const result = await send({
+      method,
+      url: url.toString(),
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      timeoutMs: options.timeoutMs ?? this.target.timeouts.requestMs,
+      maxBodyBytes: MAX_BODY_BYTES,
+    });
+
+    const exchange: Exchange = {
+      method,
+      url: url.toString(),
+      requestHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, this.redactor.text(v)])),
+      durationMs: result.durationMs,
+      authenticated: options.authorization === undefined && identity !== 'none',
+    };
+    if (body !== undefined) exchange.requestBody = truncate(this.redactor.body(body.toString()), 64_000);
+    if (!result.ok) {
+      exchange.error = result.error;
+      this.record(exchange);
+      throw new ExchangeFailed(exchange);
+    }
+    const { status, headers: responseHeaders, text } = result.response;
+    exchange.status = status;
+    exchange.responseHeaders = Object.fromEntries(Object.entries(responseHeaders).map(([k, v]) => [k, this.redactor.text(v)]));
+    exchange.responseBody = truncate(this.redactor.body(text), 16_000);
+    this.record(exchange);
+
+    const json = parseJson(text);
+    return { status, headers: responseHeaders, text, json, data: unwrap(json) as T, exchange };
+  }
+
+  private record(exchange: Exchange): void {
+    this.exchanges.push(exchange);
+    this.onExchange?.(exchange);
+  }
+}
+
+export function redactorFor(target: TargetProfile): Redactor {
+  return new Redactor([
+    { value: target.keys.primary, placeholder: 'CONFORMANCE_API_KEY' },
+    ...(target.keys.secondary ? [{ value: target.keys.secondary, placeholder: 'CONFORMANCE_SECONDARY_API_KEY' }] : []),
+    ...(target.keys.restricted ? [{ value: target.keys.restricted, placeholder: 'CONFORMANCE_RESTRICTED_API_KEY' }] : []),
+  ]);
+}
+
+function parseJson(text: string): unknown {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A single-key `{data: …}` wrapper is removed; anything else (including `{data, meta, errors}`) is kept whole. */
+export function unwrap(json: unknown): unknown {
+  if (json && typeof json === 'object' && !Array.isArray(json)) {
+    const keys = Object.keys(json);
+    if (keys.length === 1 && keys[0] === 'data') return (json as { data: unknown }).data;
+  }
+  return json;
+}
+
+function lowerKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}

@@ -1,0 +1,35 @@
+// Replaces every configured secret by a placeholder before anything is recorded, printed or written.
+
+export interface Secret {
+  value: string;
+  /** Environment variable a reproducer should read the secret from. */
+  placeholder: string;
+}
+
+export class Redactor {
+  private readonly secrets: Secret[];
+
+  constructor(secrets: Secret[]) {
+    // Longest first, so a key that contains another is replaced whole.
+    this.secrets = secrets.filter((s) => s.value.length > 0).sort((a, b) => b.value.length - a.value.length);
+  }
+
+  /** For header values and reproducers: `ApiKey ${CONFORMANCE_API_KEY}`. */
+  text(input: string): string {
+    let out = input;
+    for (const secret of this.secrets) out = out.split(secret.value).join(`\${${secret.placeholder}}`);
+    return out;
+  }
+
+  /** For bodies: the secret disappears entirely. */
+  body(input: string): string {
+    let out = input;
+    for (const secret of this.secrets) out = out.split(secret.value).join('[REDACTED]');
+    return out;
+  }
+
+  /** The secret values themselves, for tests that search artifacts for leaks. */
+  get values(): string[] {
+    return this.secrets.map((s) => s.value);
+  }
+}

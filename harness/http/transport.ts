@@ -1,0 +1,95 @@
+// Sends one HTTP request with undici under hard bounds (time, body size) and never throws for HTTP-level trouble.
+import { Agent, type Dispatcher } from 'undici';
+
+export interface RawRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  timeoutMs: number;
+  maxBodyBytes: number;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+export type TransportResult = { ok: true; response: RawResponse; durationMs: number } | { ok: false; error: string; durationMs: number };
+
+// One keep-alive pool per worker process: tests share connections the way a real client would.
+let sharedAgent: Agent | undefined;
+function agent(): Agent {
+  sharedAgent ??= new Agent({ connections: 32, keepAliveTimeout: 4_000, pipelining: 1 });
+  return sharedAgent;
+}
+
+export async function closeTransport(): Promise<void> {
+  const current = sharedAgent;
+  sharedAgent = undefined;
+  await current?.close().catch(() => undefined);
+}
+
+export async function send(request: RawRequest, dispatcher: Dispatcher = agent()): Promise<TransportResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const signal = AbortSignal.timeout(request.timeoutMs);
+  try {
+    const res = await dispatcher.request({
+      origin: new URL(request.url).origin,
+      path: pathOf(request.url),
+      method: request.method as Dispatcher.HttpMethod,
+      headers: request.headers,
+      body: request.body ?? null,
+      signal,
+      headersTimeout: request.timeoutMs,
+      bodyTimeout: request.timeoutMs,
+    });
+    const text = await readBounded(res.body, request.maxBodyBytes);
+    if (text === undefined) return { ok: false, error: `response body larger than ${request.maxBodyBytes} bytes (aborted)`, durationMs: elapsed() };
+    return { ok: true, response: { status: res.statusCode, headers: flattenHeaders(res.headers), text }, durationMs: elapsed() };
+  } catch (error) {
+    return { ok: false, error: explain(error, request.timeoutMs, signal), durationMs: elapsed() };
+  }
+}
+
+function pathOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+async function readBounded(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function explain(error: unknown, timeoutMs: number, signal: AbortSignal): string {
+  const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code;
+  if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_ABORTED') {
+    return `no complete response within ${timeoutMs} ms (timeouts.requestMs)`;
+  }
+  if (code === 'ECONNREFUSED') return 'connection refused: nothing is listening at the target address';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the target before the response was complete';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the target host name does not resolve';
+  if (code === 'HPE_INVALID_CONSTANT' || code?.startsWith('HPE_')) return `the target answered with something that is not valid HTTP (${code})`;
+  return `request failed: ${e.message ?? String(error)}${code ? ` (${code})` : ''}`;
+}

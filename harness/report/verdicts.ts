@@ -1,0 +1,86 @@
+// Turns test records into one verdict per rule of the catalog. A rule no test exercised is never `pass`.
+import { REQUIREMENTS, type Requirement } from '../../requirements/index.ts';
+import type { FeatureSettings } from '../config/settings.ts';
+import type { TestRecord } from '../runner/test-record.ts';
+
+export type Verdict = 'pass' | 'fail' | 'warn' | 'not-verified' | 'not-applicable';
+export type TestStatus = 'passed' | 'failed' | 'not-verified' | 'not-applicable';
+
+export interface RuleTest {
+  name: string;
+  status: TestStatus;
+  /** Present when the test checks a SHOULD-level case of a MUST rule. */
+  level?: 'SHOULD';
+  durationMs: number;
+  message?: string;
+  evidence?: string[];
+}
+
+export interface RuleVerdict {
+  id: string;
+  level: Requirement['level'];
+  area: Requirement['area'];
+  section: string;
+  text: string;
+  verdict: Verdict;
+  reason?: string;
+  tests: RuleTest[];
+}
+
+export function computeVerdicts(records: TestRecord[], features: FeatureSettings): RuleVerdict[] {
+  return REQUIREMENTS.map((rule) => {
+    const tests = [...directTests(rule.id, records), ...passiveTests(rule.id, records)];
+    const { verdict, reason } = decide(rule, tests, features);
+    return { id: rule.id, level: rule.level, area: rule.area, section: rule.section, text: rule.text, verdict, ...(reason ? { reason } : {}), tests };
+  });
+}
+
+function directTests(id: string, records: TestRecord[]): RuleTest[] {
+  return records
+    .filter((r) => r.rules.includes(id) && r.outcome !== 'deselected')
+    .map((r) => ({
+      name: r.name,
+      status: r.state === 'skipped' ? (r.outcome === 'not-applicable' ? 'not-applicable' : 'not-verified') : r.state,
+      ...(r.level ? { level: r.level } : {}),
+      durationMs: r.durationMs,
+      ...(r.message ?? r.reason ? { message: r.message ?? r.reason } : {}),
+      ...(r.state === 'failed' && r.evidence.length > 0 ? { evidence: r.evidence } : {}),
+    }));
+}
+
+/** Passive checks over all traffic become one entry: how many exchanges were checked, and what broke. */
+function passiveTests(id: string, records: TestRecord[]): RuleTest[] {
+  let checked = 0;
+  const violations: string[] = [];
+  for (const record of records) {
+    for (const o of record.observations) {
+      if (o.rule !== id) continue;
+      checked += o.checked;
+      for (const v of o.violations) if (violations.length < 5) violations.push(`in "${record.name}": ${v}`);
+    }
+  }
+  if (checked === 0) return [];
+  return [{
+    name: `every exchange of the run (${checked} checked)`,
+    status: violations.length > 0 ? 'failed' : 'passed',
+    durationMs: 0,
+    ...(violations.length > 0 ? { message: violations.join('\n\n') } : {}),
+  }];
+}
+
+function decide(rule: Requirement, tests: RuleTest[], features: FeatureSettings): { verdict: Verdict; reason?: string } {
+  if (rule.area === 'IDEM' && !features.idempotency) return { verdict: 'not-applicable', reason: 'the target declares idempotency off' };
+  if (rule.area === 'RL' && !features.rateLimiting) return { verdict: 'not-applicable', reason: 'the target declares rate limiting off' };
+  const failed = tests.filter((t) => t.status === 'failed');
+  if (failed.length > 0) {
+    const mustBroken = rule.level === 'MUST' && failed.some((t) => t.level !== 'SHOULD');
+    return mustBroken ? { verdict: 'fail' } : { verdict: 'warn', ...(rule.level === 'MUST' ? { reason: 'only SHOULD-level cases failed' } : {}) };
+  }
+  if (tests.some((t) => t.status === 'passed')) return { verdict: 'pass' };
+  if (tests.some((t) => t.status === 'not-applicable')) return { verdict: 'not-applicable', reason: firstMessage(tests, 'not-applicable') };
+  return { verdict: 'not-verified', reason: firstMessage(tests, 'not-verified') ?? 'no test exercised this rule' };
+}
+
+function firstMessage(tests: RuleTest[], status: TestStatus): string | undefined {
+  return tests.find((t) => t.status === status && t.message)?.message;
+}

@@ -1,0 +1,51 @@
+// A vitest reporter that turns finished test cases into TestRecords and keeps module-level errors.
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Redactor } from '../http/redactor.ts';
+import type { TestRecord } from './test-record.ts';
+import '../conformance/meta.ts';
+
+export class Collector implements Reporter {
+  readonly records: TestRecord[] = [];
+  readonly errors: string[] = [];
+
+  constructor(
+    private readonly redactor: Redactor,
+    private readonly onRecord?: (record: TestRecord) => void,
+  ) {}
+
+  onTestCaseResult(test: TestCase): void {
+    const meta = test.meta().conformance;
+    if (!meta) {
+      this.errors.push(`${test.fullName} (${test.module.relativeModuleId}) is not a conformance() test; every suite test must name its rule`);
+      return;
+    }
+    const result = test.result();
+    if (result.state === 'pending') return;
+    const record: TestRecord = {
+      name: test.name,
+      file: test.module.relativeModuleId,
+      rules: meta.rules,
+      state: result.state,
+      durationMs: Math.round(test.diagnostic()?.duration ?? 0),
+      observations: meta.observations ?? [],
+      evidence: (meta.evidence ?? []).map((e) => this.redactor.text(e)),
+      leaks: meta.leaks ?? [],
+    };
+    if (meta.level) record.level = meta.level;
+    if (meta.outcome) record.outcome = meta.outcome;
+    if (meta.reason) record.reason = meta.reason;
+    if (result.state === 'failed') record.message = this.redactor.text(result.errors.map((e) => e.message).join('\n'));
+    this.records.push(record);
+    this.onRecord?.(record);
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    for (const error of module.errors()) {
+      this.errors.push(this.redactor.text(`${module.relativeModuleId}: ${error.message}`));
+    }
+  }
+
+  onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<{ message?: string }>): void {
+    for (const error of unhandled) this.errors.push(this.redactor.text(`unhandled error: ${error.message ?? String(error)}`));
+  }
+}

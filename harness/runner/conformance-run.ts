@@ -1,0 +1,103 @@
+// One whole conformance run: target (given or embedded) → pre-flight → suites → verdicts → conformance.json.
+import { randomBytes } from 'node:crypto';
+import type { FaultName } from '../../reference/index.ts';
+import type { Settings } from '../config/settings.ts';
+import { ApiClient, ExchangeFailed } from '../http/api-client.ts';
+import { closeTransport } from '../http/transport.ts';
+import { buildReport, writeReport, type ConformanceReport } from '../report/conformance-report.ts';
+import { computeVerdicts } from '../report/verdicts.ts';
+import type { TargetProfile } from '../target-profile.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from './embedded-target.ts';
+import { runSuites } from './run-suites.ts';
+import type { TestRecord } from './test-record.ts';
+
+export interface RunIo {
+  log: (line: string) => void;
+  onRecord?: (record: TestRecord) => void;
+}
+
+export interface RunOutcome {
+  report: ConformanceReport;
+  reportFile: string;
+  exitCode: 0 | 1 | 2;
+}
+
+/** Thrown when the target cannot be reached at all: the CLI exits 2 without running the suites. */
+export class TargetUnreachable extends Error {}
+
+export async function runConformance(settings: Settings, io: RunIo, files?: string[]): Promise<RunOutcome> {
+  const startedAt = new Date();
+  let embedded: EmbeddedTarget | undefined;
+  try {
+    if (!settings.target.baseUrl) embedded = await startEmbeddedTarget(settings.reference.faults as FaultName[]);
+    const profile = toProfile(settings, embedded);
+    io.log(describeTarget(profile, settings));
+    await preflight(profile, io);
+
+    const run = await runSuites({ profile, ...(files ? { files } : {}), ...(io.onRecord ? { onRecord: io.onRecord } : {}) });
+    const requirements = computeVerdicts(run.records, settings.features);
+    const report = buildReport({
+      target: {
+        baseUrl: profile.baseUrl,
+        ...(profile.regionalBaseUrl ? { regionalBaseUrl: profile.regionalBaseUrl } : {}),
+        embeddedReference: profile.embeddedReference,
+        faults: settings.reference.faults,
+      },
+      startedAt,
+      finishedAt: new Date(),
+      requirements,
+      leaks: run.records.flatMap((r) => r.leaks.map((l) => `${r.name}: ${l}`)),
+      errors: run.errors,
+    });
+    const reportFile = writeReport(settings.run.reportDir, report);
+    return { report, reportFile, exitCode: report.summary.verdict === 'conformant' ? 0 : 1 };
+  } finally {
+    await closeTransport();
+    await embedded?.reference.close();
+  }
+}
+
+function toProfile(settings: Settings, embedded: EmbeddedTarget | undefined): TargetProfile {
+  const { target } = settings;
+  const regional = target.regionalBaseUrl ?? embedded?.reference.regionalBaseUrl;
+  const keys = embedded?.keys ?? {
+    primary: target.apiKey!,
+    ...(target.secondaryApiKey ? { secondary: target.secondaryApiKey } : {}),
+    ...(target.restrictedApiKey ? { restricted: target.restrictedApiKey } : {}),
+  };
+  return {
+    baseUrl: (target.baseUrl ?? embedded!.reference.baseUrl).replace(/\/$/, ''),
+    ...(regional ? { regionalBaseUrl: regional.replace(/\/$/, '') } : {}),
+    keys,
+    features: settings.features,
+    timeouts: settings.timeouts,
+    limits: settings.limits,
+    runPrefix: `cft-${randomBytes(3).toString('hex')}`,
+    rules: settings.run.rules,
+    embeddedReference: embedded !== undefined,
+  };
+}
+
+function describeTarget(profile: TargetProfile, settings: Settings): string {
+  if (!profile.embeddedReference) return `Target: ${profile.baseUrl}`;
+  const faults = settings.reference.faults.length > 0 ? ` with fault(s) ${settings.reference.faults.join(', ')}` : '';
+  return `Target: embedded reference at ${profile.baseUrl}${faults}`;
+}
+
+/** One read-only request before anything else: is the target there, and whose key is this? */
+async function preflight(profile: TargetProfile, io: RunIo): Promise<void> {
+  const api = new ApiClient({ ...profile, timeouts: { ...profile.timeouts, requestMs: Math.min(profile.timeouts.requestMs, 5_000) } });
+  try {
+    const res = await api.get('/v1/environments');
+    if (res.status !== 200 || !Array.isArray(res.data)) {
+      io.log(`Pre-flight: GET /v1/environments answered ${res.status}; continuing (the suites will report what fails)`);
+      return;
+    }
+    const environments = res.data as { name?: string; _organizationId?: string; apiKeys?: unknown[] }[];
+    const own = environments.find((e) => Array.isArray(e.apiKeys) && e.apiKeys.length > 0);
+    io.log(`Pre-flight: organization ${environments[0]?._organizationId ?? '?'}, environment ${own?.name ?? '(not identifiable from the key)'}`);
+  } catch (error) {
+    if (error instanceof ExchangeFailed) throw new TargetUnreachable(`target unreachable: ${error.message}`);
+    throw error;
+  }
+}

@@ -1,0 +1,17 @@
+// One finished conformance test as the runner saw it: the input of verdicts and reports.
+import type { Observation, SkipOutcome } from '../conformance/meta.ts';
+
+export interface TestRecord {
+  name: string;
+  file: string;
+  rules: string[];
+  level?: 'SHOULD';
+  state: 'passed' | 'failed' | 'skipped';
+  outcome?: SkipOutcome;
+  reason?: string;
+  durationMs: number;
+  message?: string;
+  observations: Observation[];
+  evidence: string[];
+  leaks: string[];
+}

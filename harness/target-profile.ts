@@ -1,0 +1,17 @@
+// What a test knows about the target: handed from the runner to every worker through vitest's provide/inject.
+import type { FeatureSettings, LimitSettings, TimeoutSettings } from './config/settings.ts';
+
+export interface TargetProfile {
+  baseUrl: string;
+  regionalBaseUrl?: string;
+  keys: { primary: string; secondary?: string; restricted?: string };
+  features: FeatureSettings;
+  timeouts: TimeoutSettings;
+  limits: LimitSettings;
+  /** Every resource the run creates starts with this, so cleanup and leak audits can find it. */
+  runPrefix: string;
+  /** Rule IDs selected for this run (empty: all). */
+  rules: string[];
+  /** True when the target is the embedded reference started by this run. */
+  embeddedReference: boolean;
+}

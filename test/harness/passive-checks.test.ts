@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { PASSIVE_CHECKS } from '../../harness/checks/passive-checks.ts';
+import type { Exchange } from '../../harness/http/exchange.ts';
+
+const on = { idempotency: true, rateLimiting: true };
+const headers = {
+  'content-type': 'application/json; charset=utf-8',
+  'ratelimit-limit': '3000',
+  'ratelimit-remaining': '3299',
+  'ratelimit-reset': '0',
+  'ratelimit-policy': '3000;w=5;burst=3300;comment="token bucket";category="trigger";cost="single"',
+};
+const exchange = (status: number, body: unknown, extra: Partial<Exchange> = {}): Exchange => ({
+  method: 'POST',
+  url: 'http://127.0.0.1:1/v1/events/trigger',
+  requestHeaders: {},
+  status,
+  responseHeaders: { ...headers },
+  responseBody: body === undefined ? '' : JSON.stringify(body),
+  durationMs: 1,
+  authenticated: true,
+  ...extra,
+});
+const verdict = (rule: string, e: Exchange) => {
+  const check = PASSIVE_CHECKS.find((c) => c.rule === rule)!;
+  return check.applies(e, on) ? (check.check(e) ?? 'ok') : 'n/a';
+};
+const common = { statusCode: 404, timestamp: '2026-01-01T00:00:00.000Z', path: '/v1/events/trigger' };
+
+describe('passive checks', () => {
+  it('ERR-01 accepts the common body and names what is wrong otherwise', () => {
+    expect(verdict('ERR-01', exchange(404, common))).toBe('ok');
+    expect(verdict('ERR-01', exchange(404, { ...common, statusCode: 400 }))).toContain('statusCode is 400');
+    expect(verdict('ERR-01', exchange(404, { statusCode: 404, timestamp: 'x' }))).toContain('path');
+    expect(verdict('ERR-01', exchange(404, { ...common, path: '/elsewhere' }))).toContain('expected the request path');
+    expect(verdict('ERR-01', exchange(422, common))).toBe('n/a');
+  });
+
+  it('ERR-02 wants the errors map of {messages: string[]}', () => {
+    const base = { ...common, statusCode: 422 };
+    expect(verdict('ERR-02', exchange(422, { ...base, errors: { name: { messages: ['required'] } } }))).toBe('ok');
+    expect(verdict('ERR-02', exchange(422, { ...base, errors: [{ field: 'name' }] }))).toContain('errors');
+    expect(verdict('ERR-02', exchange(422, { ...base, errors: { name: { messages: 'required' } } }))).toContain('messages');
+  });
+
+  it('ERR-08 and ERR-09', () => {
+    expect(verdict('ERR-08', exchange(500, { ...common, statusCode: 500 }))).toContain('errorId');
+    expect(verdict('ERR-09', exchange(200, { a: 1 }, { responseHeaders: { 'content-type': 'text/plain' } }))).toContain('text/plain');
+  });
+
+  it('RL-01 and RL-02 on headers', () => {
+    expect(verdict('RL-01', exchange(201, {}))).toBe('ok');
+    expect(verdict('RL-01', exchange(201, {}, { responseHeaders: {} }))).toContain('lacks RateLimit-Limit'.toLowerCase());
+    expect(verdict('RL-01', exchange(401, {}, { responseHeaders: {} }))).toBe('n/a');
+    expect(verdict('RL-02', exchange(201, {}, { responseHeaders: { ...headers, 'ratelimit-remaining': '-1' } }))).toContain('non-negative');
+    expect(verdict('RL-02', exchange(201, {}, { responseHeaders: { ...headers, 'ratelimit-remaining': '4000' } }))).toContain('exceeds');
+  });
+
+  it('IDEM-04 wants the key echoed', () => {
+    const keyed = { requestHeaders: { 'idempotency-key': 'k1' } };
+    expect(verdict('IDEM-04', exchange(201, {}, { ...keyed, responseHeaders: { ...headers, 'idempotency-key': 'k1' } }))).toBe('ok');
+    expect(verdict('IDEM-04', exchange(201, {}, keyed))).toContain('carries none');
+  });
+});

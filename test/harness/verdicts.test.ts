@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { computeVerdicts } from '../../harness/report/verdicts.ts';
+import { RULE_IDS } from '../../requirements/index.ts';
+import type { TestRecord } from '../../harness/runner/test-record.ts';
+
+const on = { idempotency: true, rateLimiting: true };
+const record = (rules: string[], state: TestRecord['state'], extra: Partial<TestRecord> = {}): TestRecord => ({
+  name: `${state} ${rules.join(',')} ${Math.random()}`,
+  file: 'suites/x.test.ts',
+  rules,
+  state,
+  durationMs: 1,
+  observations: [],
+  evidence: [],
+  leaks: [],
+  ...extra,
+});
+const verdictOf = (id: string, records: TestRecord[], features = on) => computeVerdicts(records, features).find((r) => r.id === id)!;
+
+describe('computeVerdicts', () => {
+  it('lists every rule of the catalog exactly once', () => {
+    expect(computeVerdicts([], on).map((r) => r.id)).toEqual([...RULE_IDS]);
+  });
+
+  it('never passes a rule that no test exercised', () => {
+    expect(verdictOf('TRIG-01', [])).toMatchObject({ verdict: 'not-verified', reason: 'no test exercised this rule' });
+  });
+
+  it('fails a MUST rule and warns on a SHOULD rule when a test fails', () => {
+    expect(verdictOf('TRIG-01', [record(['TRIG-01'], 'passed'), record(['TRIG-01'], 'failed')]).verdict).toBe('fail');
+    expect(verdictOf('TRIG-07', [record(['TRIG-07'], 'failed')]).verdict).toBe('warn');
+  });
+
+  it('warns when only a SHOULD-level case of a MUST rule fails', () => {
+    expect(verdictOf('AUTH-03', [record(['AUTH-03'], 'passed'), record(['AUTH-03'], 'failed', { level: 'SHOULD' })]).verdict).toBe('warn');
+  });
+
+  it('keeps not-verified and not-applicable apart from pass', () => {
+    expect(verdictOf('AUTH-04', [record(['AUTH-04'], 'skipped', { outcome: 'not-verified', reason: 'no restricted key' })])).toMatchObject({
+      verdict: 'not-verified',
+      reason: 'no restricted key',
+    });
+    expect(verdictOf('IDEM-02', [record(['IDEM-02'], 'passed')], { idempotency: false, rateLimiting: true }).verdict).toBe('not-applicable');
+    expect(verdictOf('RL-10', [], { idempotency: true, rateLimiting: false }).verdict).toBe('not-applicable');
+  });
+
+  it('ignores deselected tests', () => {
+    expect(verdictOf('TRIG-01', [record(['TRIG-01'], 'skipped', { outcome: 'deselected' })]).tests).toEqual([]);
+  });
+
+  it('turns passive observations into one entry per rule', () => {
+    const observed = record(['AUTH-01'], 'passed', {
+      observations: [
+        { rule: 'ERR-01', checked: 4, violations: [] },
+        { rule: 'ERR-09', checked: 2, violations: ['JSON body served with Content-Type "text/plain"'] },
+      ],
+    });
+    expect(verdictOf('ERR-01', [observed])).toMatchObject({ verdict: 'pass', tests: [{ name: 'every exchange of the run (4 checked)', status: 'passed' }] });
+    expect(verdictOf('ERR-09', [observed]).verdict).toBe('fail');
+  });
+});
