@@ -9,6 +9,7 @@ import type { TargetProfile } from '../target-profile.ts';
 import { conformanceTest, type ConformanceFixtures } from './fixtures.ts';
 import type { ConformanceMeta, Observation, SkipOutcome } from './meta.ts';
 import { Skip } from './skip.ts';
+import '../../schemas/matchers.ts';
 
 /** What a target or configuration must offer for the test to say anything. */
 export type Need = 'secondaryKey' | 'restrictedKey' | 'regionalBaseUrl';

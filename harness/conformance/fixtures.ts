@@ -1,5 +1,6 @@
 // Per-test fixtures: the target profile, a recording client, run-prefixed ids and the cleanup stack.
 import { inject, test as base } from 'vitest';
+import { Provisioner } from '../../fixtures/provision.ts';
 import { ApiClient } from '../http/api-client.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import { Cleanup } from './cleanup.ts';
@@ -17,6 +18,7 @@ export interface ConformanceFixtures {
   api: ApiClient;
   ids: IdFactory;
   cleanup: Cleanup;
+  provision: Provisioner;
 }
 
 export const conformanceTest = base.extend<ConformanceFixtures>({
@@ -31,4 +33,5 @@ export const conformanceTest = base.extend<ConformanceFixtures>({
     const leaks = await cleanup.runAll();
     if (leaks.length > 0 && task.meta.conformance) task.meta.conformance.leaks = leaks;
   },
+  provision: async ({ api, cleanup, ids }, use) => use(new Provisioner(api, cleanup, ids)),
 });
