@@ -1,0 +1,130 @@
+// Public entry: startReference() runs the in-memory reference Notification Service (optionally with faults).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { App, RouteDef } from './context.ts';
+import { type FaultName, isFaultName } from './faults.ts';
+import { IdempotencyStore } from './idempotency.ts';
+import { RateLimiter } from './rate-limiter.ts';
+import { Router } from './router.ts';
+import { Pipeline } from './server.ts';
+import { OrganizationState } from './store.ts';
+import { agentRoutes } from './routes/agents.ts';
+import { environmentRoutes } from './routes/environments.ts';
+import { environmentVariableRoutes } from './routes/environment-variables.ts';
+import { eventRoutes } from './routes/events.ts';
+import { layoutRoutes } from './routes/layouts.ts';
+import { preferenceRoutes } from './routes/preferences.ts';
+import { subscriberRoutes } from './routes/subscribers.ts';
+import { topicRoutes } from './routes/topics.ts';
+import { workflowRoutes } from './routes/workflows.ts';
+
+export { FAULTS, type FaultName, isFaultName } from './faults.ts';
+
+export interface ReferenceOptions {
+  port?: number;
+  host?: string;
+  faults?: FaultName[];
+  rateLimiting?: boolean;
+  idempotency?: boolean;
+  rateLimits?: Partial<Record<'trigger' | 'configuration' | 'global', number>>;
+  rateLimitWindowSeconds?: number;
+  idempotentProcessingDelayMs?: number;
+  regional?: boolean;
+}
+
+export interface RunningReference {
+  baseUrl: string;
+  regionalBaseUrl?: string;
+  apiKeys: { dev: string; prod: string; restricted: string };
+  close(): Promise<void>;
+}
+
+export const DEFAULT_RATE_LIMITS = { trigger: 600, configuration: 200, global: 600 } as const;
+
+function buildRoutes(app: App): RouteDef[] {
+  return [
+    ...workflowRoutes(app),
+    ...agentRoutes(),
+    ...topicRoutes(),
+    ...layoutRoutes(),
+    ...environmentVariableRoutes(),
+    ...environmentRoutes(),
+    ...subscriberRoutes(),
+    ...preferenceRoutes(),
+    ...eventRoutes(app),
+  ];
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
+  const faults = new Set<FaultName>();
+  for (const f of options.faults ?? []) {
+    if (!isFaultName(f)) throw new Error(`Unknown fault "${String(f)}"`);
+    faults.add(f);
+  }
+  const org = new OrganizationState();
+  const app: App = { org, has: (f) => faults.has(f), triggerCount: 0 };
+
+  const rps = { ...DEFAULT_RATE_LIMITS, ...(options.rateLimits ?? {}) };
+  if (faults.has('limit-too-generous')) rps.trigger = rps.trigger * 1.5;
+  if (faults.has('limit-too-strict')) rps.trigger = (rps.trigger * 2) / 3;
+  const limiter =
+    options.rateLimiting === false
+      ? null
+      : new RateLimiter({
+          rps,
+          windowSeconds: options.rateLimitWindowSeconds ?? 5,
+          remainingNotDecremented: faults.has('remaining-not-decremented'),
+          fractionalReset: faults.has('fractional-reset'),
+          malformedPolicy: faults.has('malformed-policy-header'),
+          sharedBuckets: faults.has('shared-buckets'),
+        });
+  const idempotency = options.idempotency === false ? null : new IdempotencyStore(!faults.has('idempotency-race'));
+  const pipeline = new Pipeline({
+    app,
+    router: new Router(buildRoutes(app)),
+    limiter,
+    idempotency,
+    idempotentProcessingDelayMs: options.idempotentProcessingDelayMs ?? 0,
+  });
+
+  const host = options.host ?? '127.0.0.1';
+  // why: larger header limit so overlong URIs reach our 414 instead of Node's 431
+  const make = (regional: boolean) =>
+    createServer({ maxHeaderSize: 64 * 1024, keepAliveTimeout: 10_000 }, (req, res) => pipeline.handle(req, res, regional));
+  const main = make(false);
+  const servers = [main];
+  const port = await listen(main, options.port ?? 0, host);
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const result: RunningReference = {
+    baseUrl: `http://${urlHost}:${port}`,
+    apiKeys: { ...org.keys },
+    close: async () => {
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              s.close(() => resolve());
+              s.closeAllConnections();
+            }),
+        ),
+      );
+    },
+  };
+  if (options.regional !== false) {
+    const regional = make(true);
+    servers.push(regional);
+    const rport = await listen(regional, 0, host);
+    result.regionalBaseUrl = `http://${urlHost}:${rport}`;
+  }
+  return result;
+}

@@ -1,0 +1,139 @@
+// Variable-cost token buckets, one per (environment, category): O(1) per request, no timers.
+
+export type Category = 'trigger' | 'configuration' | 'global';
+export const CATEGORIES: readonly Category[] = ['trigger', 'configuration', 'global'];
+
+export interface RateLimitConfig {
+  rps: Record<Category, number>;
+  windowSeconds: number;
+  /** Faults that change the arithmetic or the header text. */
+  remainingNotDecremented?: boolean;
+  fractionalReset?: boolean;
+  malformedPolicy?: boolean;
+  sharedBuckets?: boolean;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  headers: Record<string, string>;
+  /** Seconds until a request of this cost is acceptable (Retry-After on 429). */
+  retryAfter: string;
+}
+
+/** A continuously refilled bucket; capacity = burst, refill = rps tokens per second. */
+export class TokenBucket {
+  tokens: number;
+  private last: number;
+  constructor(
+    readonly capacity: number,
+    readonly ratePerSecond: number,
+    now: number,
+  ) {
+    this.tokens = capacity;
+    this.last = now;
+  }
+
+  refill(now: number): void {
+    if (now > this.last) {
+      this.tokens = Math.min(this.capacity, this.tokens + ((now - this.last) * this.ratePerSecond) / 1000);
+      this.last = now;
+    }
+  }
+
+  /** Takes `cost` tokens if available. */
+  tryTake(cost: number, now: number): boolean {
+    this.refill(now);
+    if (this.tokens >= cost) {
+      this.tokens -= cost;
+      return true;
+    }
+    return false;
+  }
+
+  /** Seconds (fractional) until `cost` tokens are available; 0 when they already are. */
+  secondsUntil(cost: number): number {
+    return this.tokens >= cost ? 0 : (cost - this.tokens) / this.ratePerSecond;
+  }
+}
+
+interface CategoryPolicy {
+  limit: number;
+  burst: number;
+  rps: number;
+  policySingle: string;
+  policyBulk: string;
+}
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, TokenBucket>();
+  private readonly policies: Record<Category, CategoryPolicy>;
+
+  constructor(private readonly config: RateLimitConfig) {
+    const w = config.windowSeconds;
+    const make = (category: Category): CategoryPolicy => {
+      const rps = config.rps[category];
+      const limit = Math.round(rps * w);
+      const burst = Math.floor(limit * 1.1);
+      const base = config.malformedPolicy
+        ? `limit=${limit}, window=${w}s`
+        : `${limit};w=${w};burst=${burst};comment="token bucket";category="${category}"`;
+      return {
+        limit,
+        burst,
+        rps,
+        policySingle: config.malformedPolicy ? base : `${base};cost="single";serviceLevel="team"`,
+        policyBulk: config.malformedPolicy ? base : `${base};cost="bulk";serviceLevel="team"`,
+      };
+    };
+    this.policies = { trigger: make('trigger'), configuration: make('configuration'), global: make('global') };
+  }
+
+  policy(category: Category): Readonly<CategoryPolicy> {
+    return this.policies[category];
+  }
+
+  private bucket(envId: string, category: Category, now: number): TokenBucket {
+    // why: the shared-buckets fault collapses the category out of the key
+    const key = this.config.sharedBuckets ? envId : envId + ':' + category;
+    let b = this.buckets.get(key);
+    if (!b) {
+      const p = this.policies[this.config.sharedBuckets ? 'trigger' : category];
+      b = new TokenBucket(p.burst, p.rps, now);
+      this.buckets.set(key, b);
+    }
+    return b;
+  }
+
+  /** Consumes `cost` tokens (when available) and returns the headers to send. */
+  consume(envId: string, category: Category, cost: number, bulk: boolean, now = Date.now()): RateLimitDecision {
+    const b = this.bucket(envId, category, now);
+    const allowed = b.tryTake(cost, now);
+    return this.decision(b, category, cost, bulk, allowed);
+  }
+
+  /** Headers describing the bucket without taking anything (replays, 405s, body errors). */
+  peek(envId: string, category: Category, cost: number, bulk: boolean, now = Date.now()): RateLimitDecision {
+    const b = this.bucket(envId, category, now);
+    b.refill(now);
+    return this.decision(b, category, cost, bulk, true);
+  }
+
+  private decision(b: TokenBucket, category: Category, cost: number, bulk: boolean, allowed: boolean): RateLimitDecision {
+    const p = this.policies[category];
+    const wait = b.secondsUntil(cost);
+    let reset: string;
+    if (this.config.fractionalReset) reset = (wait === 0 ? 0.42 : wait + 0.001).toFixed(3);
+    else reset = String(allowed ? Math.ceil(wait) : Math.max(1, Math.ceil(wait)));
+    const remaining = this.config.remainingNotDecremented ? p.burst : Math.min(p.burst, Math.max(0, Math.floor(b.tokens)));
+    return {
+      allowed,
+      retryAfter: reset,
+      headers: {
+        'RateLimit-Limit': String(p.limit),
+        'RateLimit-Remaining': String(remaining),
+        'RateLimit-Reset': reset,
+        'RateLimit-Policy': bulk ? p.policyBulk : p.policySingle,
+      },
+    };
+  }
+}

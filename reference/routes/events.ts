@@ -1,0 +1,204 @@
+// POST /v1/events/trigger and /v1/events/trigger/bulk: validation, SSRF guard, payload schema, dedup, run.
+import { randomUUID } from 'node:crypto';
+import type { App, RequestContext, RouteDef } from '../context.ts';
+import { objectBody } from '../context.ts';
+import { FieldErrors, HttpError, ValidationError } from '../errors.ts';
+import { describeErrors } from '../payload-schema.ts';
+import { TRIGGER_MAX_BODY } from '../server.ts';
+import { checkBridgeUrl, type SsrfGuardOptions } from '../ssrf-guard.ts';
+import type { EnvironmentState } from '../store.ts';
+import { isPlainObject, nowIso } from '../util.ts';
+import { checkSubscriberShape, upsertSubscriber } from './subscribers.ts';
+
+export const MAX_RECIPIENTS = 100;
+export const MAX_BULK_EVENTS = 100;
+
+interface TriggerRequest {
+  name: string;
+  recipients: unknown[];
+  payload: Record<string, unknown> | undefined;
+  bridgeUrl?: string;
+  transactionId?: string;
+  actor?: unknown;
+}
+
+function guardOptions(app: App): SsrfGuardOptions {
+  return {
+    allowHttp: app.has('bridge-url-http-allowed'),
+    allowLoopback: app.has('bridge-url-loopback-allowed'),
+    allowNonDecimalIp: app.has('bridge-url-hex-ip-allowed'),
+    allowPrivate: app.has('bridge-url-private-allowed'),
+    allowIpv6Internal: app.has('bridge-url-ipv6-allowed'),
+    allowMetadata: app.has('bridge-url-metadata-allowed'),
+    allowCredentials: app.has('bridge-url-credentials-allowed'),
+    echoIp: app.has('bridge-url-ip-echoed'),
+  };
+}
+
+/** Validates one trigger body; field names get `prefix` (bulk: `events[i].`). */
+function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, errs: FieldErrors, prefix: string): TriggerRequest | undefined {
+  const { app } = ctx;
+  const before = Object.keys(errs.errors).length;
+  const name = b.name;
+  if (typeof name !== 'string' || name === '') errs.add(prefix + 'name', 'name must be a non-empty string', name);
+  let recipients: unknown[] = [];
+  if (b.to === undefined || b.to === null) errs.add(prefix + 'to', 'to should not be empty');
+  else if (Array.isArray(b.to)) recipients = b.to;
+  else if (typeof b.to === 'string' || isPlainObject(b.to)) recipients = [b.to];
+  else errs.add(prefix + 'to', 'to must be an array, a subscriberId or a subscriber object', b.to);
+  const cap = app.has('recipient-cap-off-by-one') ? MAX_RECIPIENTS - 1 : MAX_RECIPIENTS;
+  const overCap = recipients.length > cap && !app.has('recipient-cap-off');
+  if (overCap) errs.add(prefix + 'to', `to must contain no more than ${MAX_RECIPIENTS} recipients`, recipients.length);
+  else {
+    recipients.forEach((r, i) => {
+      const f = `${prefix}to[${i}]`;
+      if (typeof r === 'string') {
+        if (r === '') errs.add(f, 'subscriberId should not be empty', r);
+      } else if (isPlainObject(r)) {
+        if (r.type === 'Topic') {
+          if (typeof r.topicKey !== 'string' || r.topicKey === '') errs.add(`${f}.topicKey`, 'topicKey must be a string', r.topicKey);
+        } else if (app.has('object-recipients-rejected')) errs.add(f, 'recipient must be a subscriberId string', r);
+        else checkSubscriberShape(errs, r, `${f}.`);
+      } else errs.add(f, 'recipient must be a subscriberId or a subscriber object', r);
+    });
+  }
+  if (overCap && app.has('recipient-cap-partial')) {
+    for (const r of recipients) if (isPlainObject(r) && typeof r.subscriberId === 'string') upsertSubscriber(ctx.env, r);
+  }
+  if (b.payload !== undefined && b.payload !== null && !isPlainObject(b.payload)) errs.add(prefix + 'payload', 'payload must be an object', b.payload);
+  if (b.overrides !== undefined && !isPlainObject(b.overrides)) errs.add(prefix + 'overrides', 'overrides must be an object', b.overrides);
+  if (b.bridgeUrl !== undefined && typeof b.bridgeUrl !== 'string') errs.add(prefix + 'bridgeUrl', 'bridgeUrl must be a string', b.bridgeUrl);
+  if (b.transactionId !== undefined && (typeof b.transactionId !== 'string' || b.transactionId === '')) {
+    errs.add(prefix + 'transactionId', 'transactionId must be a non-empty string', b.transactionId);
+  }
+  if (b.agentId !== undefined) {
+    const okAgent = typeof b.agentId === 'string' || (b.agentId === null && !app.has('agent-id-null-rejected'));
+    if (!okAgent) errs.add(prefix + 'agentId', 'agentId must be a string or null', b.agentId);
+  }
+  if (b.actor !== undefined) {
+    if (typeof b.actor === 'string') {
+      if (b.actor === '') errs.add(prefix + 'actor', 'actor should not be empty', b.actor);
+    } else if (isPlainObject(b.actor) && !app.has('actor-object-rejected')) checkSubscriberShape(errs, b.actor, `${prefix}actor.`);
+    else errs.add(prefix + 'actor', 'actor must be a subscriberId or a subscriber object', b.actor);
+  }
+  if (b.tenant !== undefined) {
+    const okTenant = typeof b.tenant === 'string' || (isPlainObject(b.tenant) && !app.has('tenant-object-rejected'));
+    if (!okTenant) errs.add(prefix + 'tenant', 'tenant must be a tenant identifier or a tenant object', b.tenant);
+  }
+  if (b.context !== undefined) {
+    if (!isPlainObject(b.context) || app.has('context-rejected')) errs.add(prefix + 'context', 'context must be an object', b.context);
+  }
+  if (Object.keys(errs.errors).length !== before) return undefined;
+  return {
+    name: name as string,
+    recipients,
+    payload: isPlainObject(b.payload) ? b.payload : undefined,
+    ...(typeof b.bridgeUrl === 'string' ? { bridgeUrl: b.bridgeUrl } : {}),
+    ...(typeof b.transactionId === 'string' ? { transactionId: b.transactionId } : {}),
+    ...(b.actor !== undefined ? { actor: b.actor } : {}),
+  };
+}
+
+/** The run's observable effects: upserted subscribers, lastTriggeredAt, recorded transactionId. */
+function applySideEffects(env: EnvironmentState, t: TriggerRequest, transactionId: string, wf?: { lastTriggeredAt: string | null; runs: number }): void {
+  env.transactionIds.add(transactionId);
+  for (const r of t.recipients) if (isPlainObject(r) && r.type !== 'Topic') upsertSubscriber(env, r);
+  if (isPlainObject(t.actor)) upsertSubscriber(env, t.actor);
+  if (wf) {
+    wf.lastTriggeredAt = nowIso();
+    wf.runs++;
+  }
+  env.triggerRuns++;
+}
+
+function ack(app: App, status: string, transactionId?: string): Record<string, unknown> {
+  const r: Record<string, unknown> = { acknowledged: true, status };
+  if (transactionId !== undefined && !app.has('trigger-missing-transaction-id')) {
+    r.transactionId = transactionId;
+    r.activityFeedLink = `https://dashboard.novu.co/activity-feed?transactionId=${encodeURIComponent(transactionId)}`;
+  }
+  return r;
+}
+
+/** Runs one validated trigger; throws HttpError for 4xx outcomes. */
+function runTrigger(ctx: RequestContext, t: TriggerRequest): Record<string, unknown> {
+  const { app, env } = ctx;
+  const guard = t.bridgeUrl !== undefined ? checkBridgeUrl(t.bridgeUrl, guardOptions(app)) : null;
+  const late = app.has('bridge-url-rejected-after-run');
+  if (guard && !late) throw new HttpError(400, guard);
+
+  const wf = env.findWorkflow(t.name);
+  if (!wf) {
+    if (app.has('unknown-workflow-processed')) return ack(app, 'processed', t.transactionId ?? randomUUID());
+    throw new HttpError(404, `Workflow with identifier "${t.name}" was not found`);
+  }
+  if (!wf.active && !app.has('inactive-workflow-processed')) return ack(app, 'trigger_not_active');
+  if (wf.steps.length === 0) return ack(app, 'no_workflow_steps_defined');
+  if (t.recipients.length === 0 && !app.has('empty-to-processed')) return { acknowledged: true, status: 'invalid_recipients' };
+
+  const payload = t.payload ?? {};
+  if (wf.validatePayload && wf.validator && !app.has('payload-validation-off')) {
+    const valid = wf.validator(payload) && !app.has('valid-payload-rejected');
+    if (!valid) {
+      const extra: Record<string, unknown> = {
+        type: app.has('payload-error-wrong-type') ? 'VALIDATION_ERROR' : 'PAYLOAD_VALIDATION_ERROR',
+        errors: wf.validator.errors
+          ? describeErrors(wf.validator.errors, payload)
+          : [{ field: 'payload', message: 'payload was rejected', value: payload, schemaPath: '#' }],
+      };
+      if (!app.has('payload-error-missing-schema')) extra.schema = wf.payloadSchema;
+      throw new HttpError(400, 'Payload validation failed', extra);
+    }
+  }
+  if (app.has('500-without-errorId') && '__crash' in payload) throw new Error('crash requested by payload.__crash');
+
+  let transactionId = t.transactionId ?? randomUUID();
+  if (t.transactionId !== undefined && app.has('transaction-id-not-echoed')) transactionId = randomUUID();
+  const seen = t.transactionId !== undefined && env.transactionIds.has(t.transactionId);
+  if (!seen || app.has('transaction-id-not-deduplicated')) applySideEffects(env, t, transactionId, wf);
+  if (guard) throw new HttpError(400, guard); // only reached with the rejected-after-run fault
+  return ack(app, app.has('trigger-wrong-status') ? 'queued' : 'processed', transactionId);
+}
+
+function trigger(ctx: RequestContext) {
+  const { app } = ctx;
+  if (app.has('503-without-retry-after') && ++app.triggerCount % 50 === 0) {
+    return { status: 503, body: 'Please wait some time, then try again' };
+  }
+  const errs = new FieldErrors();
+  const t = parseTrigger(ctx, objectBody(ctx), errs, '');
+  if (!t) throw new ValidationError(errs.errors);
+  return { status: app.has('trigger-200') ? 200 : 201, body: { data: runTrigger(ctx, t) } };
+}
+
+function triggerBulk(ctx: RequestContext) {
+  const b = objectBody(ctx);
+  const errs = new FieldErrors();
+  if (!Array.isArray(b.events)) errs.add('events', 'events must be an array', b.events);
+  else if (b.events.length > MAX_BULK_EVENTS) errs.add('events', `events must contain no more than ${MAX_BULK_EVENTS} elements`);
+  errs.throwIfAny();
+  const parsed = (b.events as unknown[]).map((e, i) => {
+    if (!isPlainObject(e)) {
+      errs.add(`events[${i}]`, 'each event must be an object', e);
+      return undefined;
+    }
+    return parseTrigger(ctx, e, errs, `events[${i}].`);
+  });
+  errs.throwIfAny();
+  const data = parsed.map((t) => {
+    try {
+      return runTrigger(ctx, t!);
+    } catch (e) {
+      if (e instanceof HttpError && e.status < 500) return { acknowledged: false, status: 'error', error: [e.message] };
+      throw e;
+    }
+  });
+  return { status: 201, body: { data } };
+}
+
+export function eventRoutes(app: App): RouteDef[] {
+  return [
+    { method: 'POST', path: app.has('wrong-version-prefix') ? '/v2/events/trigger' : '/v1/events/trigger', category: 'trigger', maxBody: TRIGGER_MAX_BODY, handler: trigger },
+    { method: 'POST', path: '/v1/events/trigger/bulk', category: 'trigger', bulk: true, handler: triggerBulk },
+  ];
+}

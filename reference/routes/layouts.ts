@@ -1,0 +1,178 @@
+// Layouts: POST /v2/layouts, DELETE /v2/layouts/{layoutId}, POST /v2/layouts/{layoutId}/preview.
+import type { RequestContext, RouteDef } from '../context.ts';
+import { objectBody, ok } from '../context.ts';
+import { FieldErrors, HttpError, notFound } from '../errors.ts';
+import type { Layout } from '../store.ts';
+import { SLUG_PATTERN, isPlainObject, nowIso, objectId } from '../util.ts';
+import { reqString } from '../validate.ts';
+
+const STRING_FIELDS = ['_id', 'firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'lastOnlineAt', 'subscriberId'] as const;
+const CREDENTIAL_STRINGS = ['webhookUrl', 'channel', 'alertUid', 'title', 'imageUrl', 'state', 'externalUrl'] as const;
+
+const DEFAULT_BODY = '<html><head><meta charset="utf-8"></head><body><div>{{content}}</div></body></html>';
+
+function layoutDto(l: Layout): Record<string, unknown> {
+  return {
+    _id: l._id,
+    layoutId: l.layoutId,
+    slug: `${l.layoutId}_ly_${l._id.slice(-8)}`,
+    name: l.name,
+    isDefault: false,
+    isTranslationEnabled: false,
+    origin: 'novu-cloud',
+    type: 'email',
+    createdAt: l.createdAt,
+    updatedAt: l.updatedAt,
+    controls: { values: { email: { body: DEFAULT_BODY, editorType: 'html' } }, dataSchema: controlSchema() },
+  };
+}
+
+function controlSchema(): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: {
+      email: {
+        type: 'object',
+        properties: { body: { type: 'string' }, editorType: { type: 'string', enum: ['block', 'html'] } },
+        required: ['body'],
+        additionalProperties: false,
+      },
+    },
+    additionalProperties: false,
+  };
+}
+
+/** JSON Schema of the preview payload (what the `schema` response field describes). */
+function previewSchema(): Record<string, unknown> {
+  const str = { type: 'string' };
+  return {
+    type: 'object',
+    properties: {
+      subscriber: {
+        type: 'object',
+        properties: {
+          ...Object.fromEntries(STRING_FIELDS.map((f) => [f, str])),
+          channels: { type: 'array', items: { type: 'object', properties: { providerId: str, credentials: { type: 'object' }, _integrationId: str, integrationIdentifier: str } } },
+          topics: { type: 'array', items: str },
+          isOnline: { type: 'boolean' },
+          __v: { type: 'number' },
+          data: { type: 'object', additionalProperties: true },
+        },
+        additionalProperties: true,
+      },
+    },
+  };
+}
+
+function createLayout(ctx: RequestContext) {
+  const b = objectBody(ctx);
+  const errs = new FieldErrors();
+  const layoutId = reqString(errs, b, 'layoutId');
+  if (layoutId !== undefined && !SLUG_PATTERN.test(layoutId)) errs.add('layoutId', 'layoutId must be a valid slug format', layoutId);
+  const name = reqString(errs, b, 'name');
+  errs.throwIfAny();
+  if (ctx.env.layouts.has(layoutId!)) throw new HttpError(409, `Layout with id "${layoutId}" already exists`);
+  const now = nowIso();
+  const l: Layout = { _id: objectId(), layoutId: layoutId!, name: name!, createdAt: now, updatedAt: now };
+  ctx.env.layouts.set(l.layoutId, l);
+  return ok(201, layoutDto(l));
+}
+
+function deleteLayout(ctx: RequestContext) {
+  if (!ctx.env.layouts.delete(ctx.params.layoutId!)) throw notFound(`Layout "${ctx.params.layoutId}"`);
+  return { status: 204 };
+}
+
+function readLayout(ctx: RequestContext) {
+  const l = ctx.env.layouts.get(ctx.params.layoutId!);
+  if (!l) throw notFound(`Layout "${ctx.params.layoutId}"`);
+  return ok(200, layoutDto(l));
+}
+
+function validatePreviewSubscriber(errs: FieldErrors, s: Record<string, unknown>): void {
+  const p = 'previewPayload.subscriber.';
+  for (const f of STRING_FIELDS) if (s[f] !== undefined && typeof s[f] !== 'string') errs.add(p + f, `${f} must be a string`, s[f]);
+  if (s.isOnline !== undefined && typeof s.isOnline !== 'boolean') errs.add(p + 'isOnline', 'isOnline must be a boolean value', s.isOnline);
+  if (s.__v !== undefined && typeof s.__v !== 'number') errs.add(p + '__v', '__v must be a number', s.__v);
+  if (s.data !== undefined && !isPlainObject(s.data)) errs.add(p + 'data', 'data must be an object', s.data);
+  if (s.topics !== undefined && (!Array.isArray(s.topics) || !s.topics.every((t) => typeof t === 'string'))) {
+    errs.add(p + 'topics', 'each value in topics must be a string', s.topics);
+  }
+  if (s.channels !== undefined) {
+    if (!Array.isArray(s.channels)) return errs.add(p + 'channels', 'channels must be an array', s.channels);
+    s.channels.forEach((c, i) => {
+      const f = `${p}channels[${i}]`;
+      if (!isPlainObject(c)) return errs.add(f, 'each channel must be an object', c);
+      for (const k of ['providerId', '_integrationId', 'integrationIdentifier'] as const) {
+        if (c[k] !== undefined && typeof c[k] !== 'string') errs.add(`${f}.${k}`, `${k} must be a string`, c[k]);
+      }
+      if (c.credentials !== undefined) {
+        if (!isPlainObject(c.credentials)) return errs.add(`${f}.credentials`, 'credentials must be an object', c.credentials);
+        for (const k of CREDENTIAL_STRINGS) {
+          const v = c.credentials[k];
+          if (v !== undefined && typeof v !== 'string') errs.add(`${f}.credentials.${k}`, `${k} must be a string`, v);
+        }
+        const dt = c.credentials.deviceTokens;
+        if (dt !== undefined && (!Array.isArray(dt) || !dt.every((x) => typeof x === 'string'))) errs.add(`${f}.credentials.deviceTokens`, 'each value in deviceTokens must be a string', dt);
+      }
+    });
+  }
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function preview(ctx: RequestContext) {
+  const { app } = ctx;
+  const b = objectBody(ctx);
+  const errs = new FieldErrors();
+  if (b.controlValues !== undefined && b.controlValues !== null && !isPlainObject(b.controlValues)) errs.add('controlValues', 'controlValues must be an object', b.controlValues);
+  let given: Record<string, unknown> = {};
+  if (b.previewPayload !== undefined) {
+    if (!isPlainObject(b.previewPayload)) errs.add('previewPayload', 'previewPayload must be an object', b.previewPayload);
+    else if (b.previewPayload.subscriber !== undefined) {
+      if (!isPlainObject(b.previewPayload.subscriber)) errs.add('previewPayload.subscriber', 'subscriber must be an object', b.previewPayload.subscriber);
+      else {
+        validatePreviewSubscriber(errs, b.previewPayload.subscriber);
+        given = b.previewPayload.subscriber;
+      }
+    }
+  }
+  errs.throwIfAny();
+  const layout = ctx.env.layouts.get(ctx.params.layoutId!);
+  if (!layout) throw notFound(`Layout "${ctx.params.layoutId}"`);
+  const defaults: Record<string, unknown> = {
+    subscriberId: 'preview-subscriber',
+    firstName: 'John',
+    lastName: 'Doe',
+    email: 'john.doe@example.com',
+    phone: '+1234567890',
+    avatar: 'https://example.com/avatar.png',
+    locale: 'en_US',
+    timezone: 'UTC',
+    data: {},
+  };
+  const subscriber = app.has('lp-subscriber-dropped') ? defaults : { ...defaults, ...given };
+  const controls = isPlainObject(b.controlValues) && isPlainObject(b.controlValues.email) ? b.controlValues.email : {};
+  const template = typeof controls.body === 'string' ? controls.body : DEFAULT_BODY;
+  const html = template
+    .replace(/\{\{\s*content\s*\}\}/g, `<p>Hello ${escapeHtml(String(subscriber.firstName ?? ''))}</p>`)
+    .replace(/\{\{\s*subscriber\.(\w+)\s*\}\}/g, (_m, k: string) => escapeHtml(String(subscriber[k] ?? '')));
+  const body: Record<string, unknown> = {
+    previewPayloadExample: { subscriber },
+    result: { type: app.has('lp-wrong-type') ? 'html' : 'email', preview: { body: app.has('lp-preview-body-not-string') ? { html } : html } },
+    schema: previewSchema(),
+  };
+  if (app.has('lp-missing-schema')) delete body.schema;
+  return ok(201, body);
+}
+
+export function layoutRoutes(): RouteDef[] {
+  return [
+    { method: 'POST', path: '/v2/layouts', category: 'configuration', handler: createLayout },
+    { method: 'GET', path: '/v2/layouts/:layoutId', category: 'configuration', handler: readLayout },
+    { method: 'DELETE', path: '/v2/layouts/:layoutId', category: 'configuration', handler: deleteLayout },
+    { method: 'POST', path: '/v2/layouts/:layoutId/preview', category: 'configuration', handler: preview },
+  ];
+}

@@ -1,0 +1,104 @@
+// GET|PATCH /v2/subscribers/{subscriberId}/preferences: global and per-workflow channel preferences.
+import type { App, RequestContext, RouteDef } from '../context.ts';
+import { objectBody, ok } from '../context.ts';
+import { FieldErrors, notFound } from '../errors.ts';
+import { validateSchedule } from '../schedule.ts';
+import { CHANNELS, type Channel, type ChannelFlags, type EnvironmentState, type Subscriber, type Workflow, type WorkflowPreference } from '../store.ts';
+import { isPlainObject, nowIso } from '../util.ts';
+import { optObject, optString } from '../validate.ts';
+import { allChannels } from './subscribers.ts';
+
+function workflowEntry(app: App, s: Subscriber, wf: Workflow): Record<string, unknown> {
+  const pref = s.workflowPrefs.get(wf._id);
+  const channels: ChannelFlags = { ...allChannels(true), ...(pref?.channels ?? {}) };
+  return {
+    enabled: true,
+    channels,
+    overrides: app.has('pref-no-overrides') ? [] : (pref?.overrides ?? []),
+    workflow: { slug: wf.slug, identifier: wf.workflowId, name: wf.name, updatedAt: wf.updatedAt },
+    updatedAt: pref?.updatedAt ?? wf.updatedAt,
+  };
+}
+
+/** SubscriberPreferencesDto: global block plus one entry per workflow of the environment. */
+export function preferencesDto(app: App, env: EnvironmentState, s: Subscriber): Record<string, unknown> {
+  const global: Record<string, unknown> = { enabled: s.globalEnabled, channels: { ...s.globalChannels } };
+  if (s.schedule && !app.has('schedule-dropped')) global.schedule = s.schedule;
+  const workflows: Record<string, unknown>[] = [];
+  for (const wf of env.workflows.values()) workflows.push(workflowEntry(app, s, wf));
+  return { global, workflows };
+}
+
+function getPreferences(ctx: RequestContext) {
+  const s = ctx.env.subscribers.get(ctx.params.subscriberId!);
+  if (!s) throw notFound(`Subscriber "${ctx.params.subscriberId}"`);
+  return ok(200, preferencesDto(ctx.app, ctx.env, s));
+}
+
+function patchPreferences(ctx: RequestContext) {
+  const { app, env } = ctx;
+  const b = objectBody(ctx);
+  const errs = new FieldErrors();
+  const changes: Partial<ChannelFlags> = {};
+  const channels = optObject(errs, b, 'channels');
+  if (channels) {
+    for (const [k, v] of Object.entries(channels)) {
+      if (!(CHANNELS as readonly string[]).includes(k)) errs.add(`channels.${k}`, `${k} is not a channel (${CHANNELS.join(', ')})`, v);
+      else if (typeof v === 'boolean') changes[k as Channel] = v;
+      else if (app.has('pref-non-boolean-accepted')) changes[k as Channel] = Boolean(v);
+      else errs.add(`channels.${k}`, `${k} must be a boolean value`, v);
+    }
+  }
+  const workflowId = optString(errs, b, 'workflowId');
+  if (b.context !== undefined && !isPlainObject(b.context)) errs.add('context', 'context must be an object', b.context);
+  let schedule;
+  const scheduleErrs = new FieldErrors();
+  if (b.schedule !== undefined) schedule = validateSchedule(scheduleErrs, b.schedule, { checkHours: !app.has('schedule-24h-accepted') });
+  for (const [f, e] of Object.entries(scheduleErrs.errors)) for (const m of e.messages) errs.add(f, m, e.value);
+  if (errs.any && !scheduleErrs.any) errs.throwIfAny();
+
+  const s = env.subscribers.get(ctx.params.subscriberId!);
+  if (!s) throw notFound(`Subscriber "${ctx.params.subscriberId}"`);
+  let wf: Workflow | undefined;
+  if (workflowId !== undefined) {
+    wf = app.has('pref-slug-not-resolved') ? env.workflowsByKey.get(workflowId) : env.findWorkflow(workflowId);
+    if (wf && app.has('pref-slug-not-resolved') && wf.workflowId !== workflowId) wf = undefined;
+    if (!wf) throw notFound(`Workflow "${workflowId}"`);
+  }
+  // why: validate fully before mutating; the partial-apply fault breaks exactly that
+  if (errs.any) {
+    if (app.has('pref-invalid-partially-applied')) {
+      if (wf) applyWorkflowChanges(s, wf, changes, nowIso());
+      else Object.assign(s.globalChannels, changes);
+    }
+    errs.throwIfAny();
+  }
+
+  const now = nowIso();
+  if (wf) {
+    const targets = app.has('pref-workflow-update-leaks') ? [...env.workflows.values()] : [wf];
+    for (const t of targets) applyWorkflowChanges(s, t, changes, now);
+  } else if (!app.has('pref-global-ignored')) {
+    Object.assign(s.globalChannels, changes);
+  }
+  if (schedule) s.schedule = schedule;
+  s.updatedAt = now;
+  return ok(200, preferencesDto(app, env, s));
+}
+
+function applyWorkflowChanges(s: Subscriber, wf: Workflow, changes: Partial<ChannelFlags>, now: string): void {
+  const pref: WorkflowPreference = s.workflowPrefs.get(wf._id) ?? { channels: {}, overrides: [], updatedAt: now };
+  for (const [ch, v] of Object.entries(changes) as [Channel, boolean][]) {
+    pref.channels[ch] = v;
+    if (!pref.overrides.some((o) => o.channel === ch)) pref.overrides.push({ channel: ch, source: 'subscriber' });
+  }
+  pref.updatedAt = now;
+  s.workflowPrefs.set(wf._id, pref);
+}
+
+export function preferenceRoutes(): RouteDef[] {
+  return [
+    { method: 'GET', path: '/v2/subscribers/:subscriberId/preferences', category: 'configuration', handler: getPreferences },
+    { method: 'PATCH', path: '/v2/subscribers/:subscriberId/preferences', category: 'configuration', handler: patchPreferences },
+  ];
+}

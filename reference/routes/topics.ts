@@ -1,0 +1,236 @@
+// Topics and topic subscriptions: create/delete topics, subscribe, list, delete subscriptions (partial success).
+import type { App, RequestContext, RouteDef } from '../context.ts';
+import { objectBody, ok } from '../context.ts';
+import { FieldErrors, HttpError, notFound } from '../errors.ts';
+import type { EnvironmentState, Subscription, Topic } from '../store.ts';
+import { isPlainObject, nowIso, objectId } from '../util.ts';
+import { optObject, optString, reqString } from '../validate.ts';
+
+export const MAX_SUBSCRIPTION_ENTRIES = 100;
+
+interface EntryError {
+  subscriberId: string;
+  code: 'SUBSCRIBER_NOT_FOUND' | 'SUBSCRIPTION_NOT_FOUND';
+  message: string;
+}
+
+function topicDto(t: Topic): Record<string, unknown> {
+  return { _id: t._id, key: t.key, name: t.name, createdAt: t.createdAt, updatedAt: t.updatedAt };
+}
+
+export function subscriptionDto(app: App, env: EnvironmentState, t: Topic, sub: Subscription): Record<string, unknown> {
+  const s = env.subscribers.get(sub.subscriberId);
+  return {
+    _id: sub._id,
+    identifier: sub.identifier,
+    topic: { _id: t._id, key: t.key, name: t.name, data: t.data },
+    subscriber: {
+      _id: s?._id ?? '',
+      subscriberId: sub.subscriberId,
+      avatar: s?.avatar ?? null,
+      firstName: s?.firstName ?? null,
+      lastName: s?.lastName ?? null,
+      email: s?.email ?? null,
+    },
+    contextKeys: app.has('ts-bad-context-keys') ? ['default'] : [],
+    createdAt: sub.createdAt,
+    updatedAt: sub.updatedAt,
+  };
+}
+
+function getTopic(ctx: RequestContext): Topic {
+  const t = ctx.env.topics.get(ctx.params.topicKey!);
+  if (!t) throw notFound(`Topic "${ctx.params.topicKey}"`);
+  return t;
+}
+
+function upsertTopic(ctx: RequestContext) {
+  const b = objectBody(ctx);
+  const errs = new FieldErrors();
+  const key = reqString(errs, b, 'key');
+  const name = optString(errs, b, 'name');
+  const data = optObject(errs, b, 'data');
+  errs.throwIfAny();
+  const now = nowIso();
+  const existing = ctx.env.topics.get(key!);
+  if (existing) {
+    if (name !== undefined) existing.name = name;
+    if (data) existing.data = data;
+    existing.updatedAt = now;
+    return ok(200, topicDto(existing));
+  }
+  const t: Topic = { _id: objectId(), key: key!, name: name ?? key!, data: data ?? {}, createdAt: now, updatedAt: now, subscriptions: new Map() };
+  ctx.env.topics.set(t.key, t);
+  return ok(201, topicDto(t));
+}
+
+function deleteTopic(ctx: RequestContext) {
+  const t = getTopic(ctx);
+  ctx.env.topics.delete(t.key);
+  return ok(200, { acknowledged: true });
+}
+
+function readTopic(ctx: RequestContext) {
+  return ok(200, topicDto(getTopic(ctx)));
+}
+
+function subscribe(ctx: RequestContext) {
+  const { app, env } = ctx;
+  const b = objectBody(ctx);
+  const errs = new FieldErrors();
+  const entries: { identifier?: string; subscriberId: string }[] = [];
+  const collect = (field: string, list: unknown) => {
+    if (list === undefined) return;
+    if (!Array.isArray(list)) return errs.add(field, `${field} must be an array`, list);
+    if (list.length > MAX_SUBSCRIPTION_ENTRIES) return errs.add(field, `${field} must contain no more than ${MAX_SUBSCRIPTION_ENTRIES} elements`);
+    list.forEach((e, i) => {
+      if (typeof e === 'string' && e !== '') entries.push({ subscriberId: e });
+      else if (isPlainObject(e) && typeof e.subscriberId === 'string' && (e.identifier === undefined || typeof e.identifier === 'string')) {
+        entries.push({ subscriberId: e.subscriberId, ...(e.identifier ? { identifier: e.identifier } : {}) });
+      } else errs.add(`${field}[${i}]`, 'each entry must be a subscriberId or {identifier?, subscriberId}', e);
+    });
+  };
+  collect('subscriptions', b.subscriptions);
+  collect('subscriberIds', b.subscriberIds);
+  if (b.subscriptions === undefined && b.subscriberIds === undefined) errs.add('subscriptions', 'subscriptions must be an array');
+  errs.throwIfAny();
+  const now = nowIso();
+  let t = env.topics.get(ctx.params.topicKey!);
+  if (!t) {
+    // why: the deployed service creates the topic on first subscription
+    t = { _id: objectId(), key: ctx.params.topicKey!, name: ctx.params.topicKey!, data: {}, createdAt: now, updatedAt: now, subscriptions: new Map() };
+    env.topics.set(t.key, t);
+  }
+  const data: Record<string, unknown>[] = [];
+  const errors: EntryError[] = [];
+  const sep = app.has('ts-bad-identifier') ? '-' : ':';
+  for (const e of entries) {
+    if (!env.subscribers.has(e.subscriberId)) {
+      errors.push({ subscriberId: e.subscriberId, code: 'SUBSCRIBER_NOT_FOUND', message: `Subscriber with id "${e.subscriberId}" not found` });
+      continue;
+    }
+    const identifier = e.identifier ?? `${t.key}${sep}${e.subscriberId}`;
+    let sub = t.subscriptions.get(identifier);
+    if (!sub) {
+      sub = { _id: objectId(), identifier, subscriberId: e.subscriberId, createdAt: now, updatedAt: now };
+      t.subscriptions.set(identifier, sub);
+    }
+    data.push(subscriptionDto(app, env, t, sub));
+  }
+  return { status: 201, body: { data, meta: { totalCount: entries.length, successful: data.length, failed: errors.length }, errors } };
+}
+
+function listSubscriptions(ctx: RequestContext) {
+  const t = getTopic(ctx);
+  return ok(200, [...t.subscriptions.values()].map((s) => subscriptionDto(ctx.app, ctx.env, t, s)));
+}
+
+interface DeleteEntry {
+  identifier?: string;
+  subscriberId?: string;
+}
+
+function deleteSubscriptions(ctx: RequestContext) {
+  const { app, env } = ctx;
+  const b = objectBody(ctx);
+  const errs = new FieldErrors();
+  const entries: DeleteEntry[] = [];
+  let overCap = false;
+  const cap = app.has('ts-cap-off-by-one') ? MAX_SUBSCRIPTION_ENTRIES - 1 : MAX_SUBSCRIPTION_ENTRIES;
+  if (b.subscriptions !== undefined) {
+    if (!Array.isArray(b.subscriptions)) errs.add('subscriptions', 'subscriptions must be an array', b.subscriptions);
+    else {
+      if (b.subscriptions.length > cap && !app.has('ts-cap-off')) {
+        overCap = true;
+        errs.add('subscriptions', `subscriptions must contain no more than ${MAX_SUBSCRIPTION_ENTRIES} elements`);
+      }
+      b.subscriptions.forEach((e, i) => {
+        const ok =
+          isPlainObject(e) &&
+          (e.identifier === undefined || typeof e.identifier === 'string') &&
+          (e.subscriberId === undefined || typeof e.subscriberId === 'string') &&
+          (e.identifier !== undefined || e.subscriberId !== undefined);
+        if (!ok) errs.add(`subscriptions[${i}]`, 'each entry must be an object with identifier and/or subscriberId', e);
+        else entries.push({ ...(e.identifier !== undefined ? { identifier: e.identifier as string } : {}), ...(e.subscriberId !== undefined ? { subscriberId: e.subscriberId as string } : {}) });
+      });
+    }
+  }
+  if (b.subscriberIds !== undefined && !app.has('ts-deprecated-ignored')) {
+    if (!Array.isArray(b.subscriberIds)) errs.add('subscriberIds', 'subscriberIds must be an array', b.subscriberIds);
+    else {
+      if (b.subscriberIds.length > MAX_SUBSCRIPTION_ENTRIES && !app.has('ts-cap-off-deprecated')) {
+        overCap = true;
+        errs.add('subscriberIds', `subscriberIds must contain no more than ${MAX_SUBSCRIPTION_ENTRIES} elements`);
+      }
+      b.subscriberIds.forEach((id, i) => {
+        if (typeof id !== 'string' || id === '') errs.add(`subscriberIds[${i}]`, 'each value in subscriberIds must be a string', id);
+        else entries.push({ subscriberId: id });
+      });
+    }
+  }
+  if (b.subscriptions === undefined && b.subscriberIds === undefined) errs.add('subscriptions', 'subscriptions or subscriberIds must be given');
+  const t = errs.any && !overCap ? undefined : getTopic(ctx);
+  if (errs.any) {
+    // why: the cap is checked before any removal; this fault removes the first 100 anyway
+    if (overCap && t && app.has('ts-cap-partial-remove')) removeEntries(ctx, t, entries.slice(0, MAX_SUBSCRIPTION_ENTRIES));
+    errs.throwIfAny();
+  }
+  const { data, errors } = removeEntries(ctx, t!, entries);
+  const meta = {
+    totalCount: app.has('ts-wrong-total') ? data.length : entries.length,
+    successful: entries.length - errors.length,
+    failed: errors.length,
+  };
+  const allFailed = entries.length > 0 && errors.length === entries.length;
+  const partial = errors.length > 0 && !allFailed;
+  const status = allFailed || (partial && app.has('ts-partial-400')) ? 400 : 200;
+  void env;
+  return { status, body: { data, meta, errors } };
+}
+
+function removeEntries(ctx: RequestContext, t: Topic, entries: DeleteEntry[]): { data: Record<string, unknown>[]; errors: EntryError[] } {
+  const { app, env } = ctx;
+  const data: Record<string, unknown>[] = [];
+  const errors: EntryError[] = [];
+  const removed = (sub: Subscription, actuallyRemove = true) => {
+    data.push(subscriptionDto(app, env, t, sub));
+    if (actuallyRemove) t.subscriptions.delete(sub.identifier);
+  };
+  for (const e of entries) {
+    const sid = e.subscriberId ?? e.identifier!.slice(e.identifier!.indexOf(':') + 1);
+    if (e.subscriberId !== undefined && !env.subscribers.has(e.subscriberId)) {
+      if (app.has('ts-no-partial-errors')) continue;
+      errors.push({ subscriberId: e.subscriberId, code: 'SUBSCRIBER_NOT_FOUND', message: `Subscriber with id "${e.subscriberId}" not found` });
+      continue;
+    }
+    if (e.identifier !== undefined) {
+      const sub = t.subscriptions.get(e.identifier);
+      if (!sub || (e.subscriberId !== undefined && sub.subscriberId !== e.subscriberId)) {
+        errors.push({ subscriberId: sid, code: 'SUBSCRIPTION_NOT_FOUND', message: `Subscription "${e.identifier}" not found in topic "${t.key}"` });
+        continue;
+      }
+      removed(sub, !app.has('ts-delete-ignored'));
+      continue;
+    }
+    const subs = [...t.subscriptions.values()].filter((s) => s.subscriberId === e.subscriberId);
+    if (subs.length === 0) {
+      errors.push({ subscriberId: sid, code: 'SUBSCRIPTION_NOT_FOUND', message: `Subscriber "${sid}" is not subscribed to topic "${t.key}"` });
+      continue;
+    }
+    for (const sub of app.has('ts-subscriber-only-ignored') ? subs.slice(0, 1) : subs) removed(sub);
+  }
+  return { data, errors };
+}
+
+export function topicRoutes(): RouteDef[] {
+  return [
+    { method: 'POST', path: '/v2/topics', category: 'configuration', handler: upsertTopic },
+    { method: 'GET', path: '/v2/topics/:topicKey', category: 'configuration', handler: readTopic },
+    { method: 'DELETE', path: '/v2/topics/:topicKey', category: 'configuration', handler: deleteTopic },
+    { method: 'POST', path: '/v2/topics/:topicKey/subscriptions', category: 'configuration', handler: subscribe },
+    { method: 'GET', path: '/v2/topics/:topicKey/subscriptions', category: 'configuration', handler: listSubscriptions },
+    { method: 'DELETE', path: '/v2/topics/:topicKey/subscriptions', category: 'configuration', handler: deleteSubscriptions },
+  ];
+}
+
+export { HttpError };

@@ -1,0 +1,269 @@
+// POST /v2/workflows, GET|DELETE /v2/workflows/{id}: workflow create, read, delete.
+import type { App, RequestContext, RouteDef } from '../context.ts';
+import { objectBody, ok } from '../context.ts';
+import { FieldErrors, HttpError, notFound } from '../errors.ts';
+import { compilePayloadSchema, exampleFromSchema } from '../payload-schema.ts';
+import type { Step, Workflow } from '../store.ts';
+import { SLUG_PATTERN, isPlainObject, nowIso, objectId, shortId, slugify } from '../util.ts';
+import { optBoolean, optEnum, optObject, optString } from '../validate.ts';
+
+export const STEP_TYPES = ['in_app', 'email', 'sms', 'push', 'chat', 'delay', 'digest', 'throttle', 'tool', 'custom', 'http_request'] as const;
+export const SEVERITIES = ['high', 'medium', 'low', 'none'] as const;
+export const SOURCES = [
+  'template_store', 'editor', 'notification_directory', 'onboarding_digest_demo', 'onboarding_in_app', 'empty_state',
+  'dropdown', 'onboarding_get_started', 'bridge', 'dashboard', 'ai',
+] as const;
+const PREF_CHANNELS = ['email', 'sms', 'in_app', 'chat', 'push'] as const;
+
+function validatePreferenceBlock(errs: FieldErrors, v: unknown, field: string): void {
+  if (v === undefined || v === null) return;
+  if (!isPlainObject(v)) return errs.add(field, `${field} must be an object`, v);
+  if (v.all !== undefined) {
+    if (!isPlainObject(v.all)) errs.add(`${field}.all`, 'all must be an object', v.all);
+    else {
+      optBoolean(errs, v.all, 'enabled', `${field}.all.`);
+      optBoolean(errs, v.all, 'readOnly', `${field}.all.`);
+    }
+  }
+  if (v.channels !== undefined) {
+    if (!isPlainObject(v.channels)) return errs.add(`${field}.channels`, 'channels must be an object', v.channels);
+    for (const [ch, setting] of Object.entries(v.channels)) {
+      if (!isPlainObject(setting)) errs.add(`${field}.channels.${ch}`, `${ch} must be an object`, setting);
+      else optBoolean(errs, setting, 'enabled', `${field}.channels.${ch}.`);
+    }
+  }
+}
+
+function defaultPreferenceBlock(): Record<string, unknown> {
+  const channels: Record<string, { enabled: boolean }> = {};
+  for (const c of PREF_CHANNELS) channels[c] = { enabled: true };
+  return { all: { enabled: true, readOnly: false }, channels };
+}
+
+/** Workflow preferences response: the user block (or null) and the effective default. */
+function preferencesResponse(req: Record<string, unknown> | undefined): Record<string, unknown> {
+  const def = defaultPreferenceBlock();
+  const wfBlock = req?.workflow;
+  if (isPlainObject(wfBlock)) {
+    if (isPlainObject(wfBlock.all)) Object.assign(def.all as object, wfBlock.all);
+    if (isPlainObject(wfBlock.channels)) {
+      for (const [ch, s] of Object.entries(wfBlock.channels)) {
+        (def.channels as Record<string, unknown>)[ch] = { enabled: true, ...(isPlainObject(s) ? s : {}) };
+      }
+    }
+  }
+  return { user: isPlainObject(req?.user) ? req.user : null, default: def };
+}
+
+function parseSteps(app: App, errs: FieldErrors, raw: unknown[]): Step[] {
+  const steps: Step[] = [];
+  const seen = new Set<string>();
+  raw.forEach((s, i) => {
+    const f = `steps[${i}]`;
+    if (!isPlainObject(s)) return errs.add(f, 'each step must be an object', s);
+    let name = optString(errs, s, 'name', `${f}.`);
+    if (name === undefined || name === '') {
+      if (app.has('step-name-optional')) name = typeof s.type === 'string' ? s.type : 'step';
+      else if (s.name === undefined || s.name === '') errs.add(`${f}.name`, 'name should not be empty', s.name);
+    }
+    const type = s.type;
+    const typeOk =
+      typeof type === 'string' &&
+      (STEP_TYPES as readonly string[]).includes(type) &&
+      !(type === 'http_request' && app.has('http-request-step-rejected'));
+    if (!typeOk && !(app.has('unknown-step-type-accepted') && typeof type === 'string')) {
+      errs.add(`${f}.type`, `type must be one of the following values: ${STEP_TYPES.join(', ')}`, type);
+    }
+    let stepId = optString(errs, s, 'stepId', `${f}.`);
+    if (stepId !== undefined && !SLUG_PATTERN.test(stepId) && !app.has('step-id-pattern-unchecked')) {
+      errs.add(`${f}.stepId`, 'stepId must be a valid slug format (letters, numbers, hyphens, dot and underscores only)', stepId);
+    }
+    const _id = optString(errs, s, '_id', `${f}.`);
+    const controlValues = s.controlValues === null ? undefined : optObject(errs, s, 'controlValues', `${f}.`);
+    if (name === undefined || typeof type !== 'string') return;
+    stepId ??= slugify(name);
+    if (seen.has(stepId)) errs.add(`${f}.stepId`, `stepId "${stepId}" is used by another step`, stepId);
+    seen.add(stepId);
+    steps.push({ _id: _id ?? objectId(), stepId, slug: `${stepId}_st_${shortId(8)}`, name, type, ...(controlValues ? { controlValues } : {}) });
+  });
+  return steps;
+}
+
+function createWorkflow(ctx: RequestContext) {
+  const { app, env } = ctx;
+  const b = objectBody(ctx);
+  const errs = new FieldErrors();
+
+  let name = optString(errs, b, 'name');
+  if (name === undefined && b.name === undefined && !app.has('missing-name-accepted')) errs.add('name', 'name should not be empty');
+  const workflowId = optString(errs, b, 'workflowId');
+  if (b.workflowId === undefined) errs.add('workflowId', 'workflowId should not be empty');
+  else if (workflowId !== undefined && !SLUG_PATTERN.test(workflowId) && !app.has('slug-pattern-unchecked')) {
+    errs.add('workflowId', 'workflowId must be a valid slug format (letters, numbers, hyphens, dot and underscores only)', workflowId);
+  }
+  let rawSteps: unknown[] = [];
+  if (b.steps === undefined) {
+    if (!app.has('missing-steps-accepted')) errs.add('steps', 'steps must be an array');
+  } else if (!Array.isArray(b.steps)) errs.add('steps', 'steps must be an array', b.steps);
+  else rawSteps = b.steps;
+  if (Array.isArray(b.steps) && b.steps.length === 0 && app.has('empty-steps-rejected')) errs.add('steps', 'steps should not be empty', b.steps);
+  const steps = parseSteps(app, errs, rawSteps);
+
+  const description = optString(errs, b, 'description');
+  let tags: string[] = [];
+  if (b.tags !== undefined) {
+    if (!Array.isArray(b.tags) || !b.tags.every((t) => typeof t === 'string')) errs.add('tags', 'each value in tags must be a string', b.tags);
+    else tags = b.tags as string[];
+  }
+  const active = optBoolean(errs, b, 'active');
+  const validatePayload = optBoolean(errs, b, 'validatePayload');
+  const isTranslationEnabled = optBoolean(errs, b, 'isTranslationEnabled');
+  let payloadSchema: Record<string, unknown> | null = null;
+  if (b.payloadSchema !== undefined && b.payloadSchema !== null) {
+    if (!isPlainObject(b.payloadSchema)) errs.add('payloadSchema', 'payloadSchema must be an object', b.payloadSchema);
+    else payloadSchema = b.payloadSchema;
+  }
+  let agent: Record<string, unknown> | null = null;
+  if (b.agent !== undefined && b.agent !== null) {
+    if (!isPlainObject(b.agent)) errs.add('agent', 'agent must be an object', b.agent);
+    else {
+      const identifier = optString(errs, b.agent, 'identifier', 'agent.');
+      if (identifier === undefined && b.agent.identifier === undefined) errs.add('agent.identifier', 'identifier should not be empty');
+      const providers = optObject(errs, b.agent, 'providers', 'agent.');
+      if (providers) {
+        for (const [pid, cfg] of Object.entries(providers)) {
+          if (!isPlainObject(cfg)) errs.add(`agent.providers.${pid}`, `${pid} must be an object`, cfg);
+          else optString(errs, cfg, 'replyTo', `agent.providers.${pid}.`);
+        }
+      }
+      if (identifier !== undefined) {
+        agent = { identifier };
+        if (providers && !app.has('agent-providers-dropped')) agent.providers = providers;
+      }
+    }
+  }
+  const source = optEnum(errs, b, '__source', SOURCES);
+  const prefs = optObject(errs, b, 'preferences');
+  if (prefs) {
+    validatePreferenceBlock(errs, prefs.user, 'preferences.user');
+    validatePreferenceBlock(errs, prefs.workflow, 'preferences.workflow');
+  }
+  const severity = optEnum(errs, b, 'severity', SEVERITIES) ?? 'none';
+  let validator;
+  if (payloadSchema) {
+    const compiled = compilePayloadSchema(payloadSchema);
+    if (typeof compiled === 'string') errs.add('payloadSchema', `payloadSchema is not a valid JSON Schema: ${compiled}`);
+    else validator = compiled;
+  }
+  errs.throwIfAny();
+  const wfId = workflowId!;
+  name ??= wfId;
+  if (env.workflowsByKey.has(wfId)) throw new HttpError(409, `Workflow with id "${wfId}" already exists`);
+
+  const now = app.has('timestamps-not-iso') ? String(Date.now()) : nowIso();
+  const wf: Workflow = {
+    _id: objectId(),
+    workflowId: wfId,
+    slug: `${wfId}_wf_${shortId(10)}`,
+    name,
+    ...(description !== undefined ? { description } : {}),
+    tags,
+    active: active ?? app.has('active-defaults-true'),
+    ...(validatePayload !== undefined ? { validatePayload } : {}),
+    payloadSchema,
+    isTranslationEnabled: isTranslationEnabled ?? app.has('translation-defaults-true'),
+    agent: app.has('agent-dropped') ? null : agent,
+    ...(source !== undefined ? { source } : {}),
+    preferences: preferencesResponse(prefs),
+    severity,
+    steps: app.has('step-order-reversed') ? [...steps].reverse() : steps,
+    createdAt: now,
+    updatedAt: now,
+    lastTriggeredAt: null,
+    payloadExample: payloadSchema ? (exampleFromSchema(payloadSchema) as Record<string, unknown>) : null,
+    ...(validator ? { validator } : {}),
+    runs: 0,
+  };
+  env.addWorkflow(wf);
+  return ok(app.has('workflow-create-200') ? 200 : 201, workflowDto(app, wf));
+}
+
+/** WorkflowResponseDto. */
+export function workflowDto(app: App, wf: Workflow): Record<string, unknown> {
+  const dto: Record<string, unknown> = {
+    _id: wf._id,
+    workflowId: wf.workflowId,
+    slug: wf.slug,
+    name: wf.name,
+    description: app.has('workflow-fields-not-echoed') ? undefined : wf.description,
+    tags: app.has('workflow-fields-not-echoed') ? [] : wf.tags,
+    active: wf.active,
+    validatePayload: wf.validatePayload,
+    payloadSchema: wf.payloadSchema,
+    isTranslationEnabled: wf.isTranslationEnabled,
+    agent: wf.agent,
+    preferences: wf.preferences,
+    severity: wf.severity,
+    steps: wf.steps.map((s) => ({
+      _id: s._id,
+      stepId: s.stepId,
+      slug: s.slug,
+      name: s.name,
+      type: s.type,
+      controls: { values: s.controlValues ?? {} },
+      controlValues: s.controlValues ?? {},
+      variables: {},
+      origin: app.has('bad-origin-enum') ? 'cloud' : 'novu-cloud',
+      workflowId: wf.workflowId,
+      workflowDatabaseId: wf._id,
+    })),
+    createdAt: wf.createdAt,
+    updatedAt: wf.updatedAt,
+    updatedBy: null,
+    lastPublishedAt: null,
+    lastPublishedBy: null,
+    origin: app.has('bad-origin-enum') ? 'cloud' : 'novu-cloud',
+    status: wf.active ? 'ACTIVE' : 'INACTIVE',
+    issues: {},
+    lastTriggeredAt: wf.lastTriggeredAt,
+    payloadExample: wf.payloadExample,
+  };
+  if (app.has('workflow-response-missing-slug')) delete dto.slug;
+  if (app.has('agent-missing-when-unassigned') && wf.agent === null) delete dto.agent;
+  if (app.has('source-echoed') && wf.source !== undefined) dto.__source = wf.source;
+  if (app.has('preferences-dropped')) delete dto.preferences;
+  return dto;
+}
+
+function getWorkflow(ctx: RequestContext) {
+  const wf = ctx.env.findWorkflow(ctx.params.workflowId!);
+  if (!wf) throw notFound(`Workflow "${ctx.params.workflowId}"`);
+  return ok(200, workflowDto(ctx.app, wf));
+}
+
+function deleteWorkflow(ctx: RequestContext) {
+  const id = ctx.params.workflowId!;
+  let env = ctx.env;
+  let wf = env.findWorkflow(id);
+  if (!wf && ctx.app.has('cross-environment-delete')) {
+    for (const other of ctx.app.org.environments) {
+      const found = other.findWorkflow(id);
+      if (found) {
+        env = other;
+        wf = found;
+        break;
+      }
+    }
+  }
+  if (!wf) throw notFound(`Workflow "${id}"`);
+  env.removeWorkflow(wf);
+  return { status: 204 };
+}
+
+export function workflowRoutes(app: App): RouteDef[] {
+  return [
+    { method: 'POST', path: app.has('workflows-under-v1') ? '/v1/workflows' : '/v2/workflows', category: 'configuration', handler: createWorkflow },
+    { method: 'GET', path: '/v2/workflows/:workflowId', category: 'configuration', handler: getWorkflow },
+    { method: 'DELETE', path: '/v2/workflows/:workflowId', category: 'configuration', handler: deleteWorkflow },
+  ];
+}

@@ -1,0 +1,322 @@
+// HTTP plumbing: URI/body limits, auth, rate limits, idempotency, envelope and error bodies.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { App, HandlerResult, RequestContext, RouteDef } from './context.ts';
+import { HttpError, ValidationError } from './errors.ts';
+import { authenticate, isForbidden } from './auth.ts';
+import type { Router } from './router.ts';
+import type { RateLimiter, RateLimitDecision } from './rate-limiter.ts';
+import {
+  IDEMPOTENCY_DOCS_LINK,
+  MAX_KEY_LENGTH,
+  inProgressMessage,
+  reusedMessage,
+  type IdempotencyStore,
+  type StoredResponse,
+} from './idempotency.ts';
+import { canonicalJson, nowIso, sleep } from './util.ts';
+
+export const MAX_URI_LENGTH = 4096;
+export const DEFAULT_MAX_BODY = 1024 * 1024;
+export const TRIGGER_MAX_BODY = 512 * 1024;
+
+export interface PipelineOptions {
+  app: App;
+  router: Router;
+  limiter: RateLimiter | null;
+  idempotency: IdempotencyStore | null;
+  idempotentProcessingDelayMs: number;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+const JSON_MEDIA = /^application\/(?:[\w.+-]*\+)?json(?:\s*;|\s*$)/i;
+
+/** Raised for malformed JSON when the 500-without-errorId fault turns it into a crash. */
+class CrashError extends Error {}
+
+export class Pipeline {
+  constructor(private readonly o: PipelineOptions) {}
+
+  /** Entry point for both listeners. */
+  readonly handle = (req: IncomingMessage, res: ServerResponse, regional: boolean): void => {
+    this.process(req, res, regional).catch((err: unknown) => {
+      if (!res.headersSent) this.sendError(res, req.url ?? '/', 500, 'Internal server error', {}, undefined, err);
+      else res.destroy();
+    });
+  };
+
+  private async process(req: IncomingMessage, res: ServerResponse, regional: boolean): Promise<void> {
+    const { app, router, limiter, idempotency } = this.o;
+    const url = req.url ?? '/';
+    const method = req.method ?? 'GET';
+    // why: 414 is answered before anything else and carries no rate-limit or idempotency headers
+    if (url.length > MAX_URI_LENGTH) {
+      req.resume();
+      return this.sendError(res, url.slice(0, 256), 414, 'URI Too Long', {});
+    }
+    if (regional && app.has('regional-broken')) {
+      req.resume();
+      return this.sendError(res, url, 404, `Cannot ${method} ${url}`, {});
+    }
+    const q = url.indexOf('?');
+    const path = q >= 0 ? url.slice(0, q) : url;
+    let match;
+    try {
+      match = router.match(method, path);
+    } catch (e) {
+      req.resume();
+      return this.sendError(res, url, 400, e instanceof Error ? e.message : 'Bad request', {});
+    }
+    if (match.kind === 'not-found') {
+      req.resume();
+      return this.sendError(res, url, 404, `Cannot ${method} ${path}`, {});
+    }
+
+    const headers: Record<string, string> = {};
+    const rawKey = idempotency || app.has('idempotency-ignored') ? headerValue(req.headers['idempotency-key']) : undefined;
+    if (rawKey !== undefined && !app.has('no-idempotency-key-echo')) headers['Idempotency-Key'] = rawKey;
+
+    const auth = authenticate(app, headerValue(req.headers.authorization));
+    if (!auth) {
+      req.resume();
+      return this.sendError(res, url, 401, 'API Key not found', headers);
+    }
+    const route: RouteDef = match.route;
+    const cost = route.bulk && !app.has('bulk-costs-one') ? 100 : 1;
+    const bulk = !!route.bulk;
+    const envId = auth.envId;
+    const peek = (): void => {
+      if (limiter && !app.has('no-ratelimit-headers')) Object.assign(headers, limiter.peek(envId, route.category, cost, bulk).headers);
+    };
+
+    if (match.kind === 'method-not-allowed') {
+      req.resume();
+      peek();
+      return this.sendError(res, url, 405, `Method ${method} not allowed on ${path}`, headers);
+    }
+    if (isForbidden(auth, method) && !app.has('restricted-can-write')) {
+      req.resume();
+      peek();
+      const status = app.has('restricted-gets-401') ? 401 : 403;
+      return this.sendError(res, url, status, 'This API key is not permitted to perform this operation', headers);
+    }
+    if (rawKey !== undefined) {
+      const tooLong = rawKey.length > MAX_KEY_LENGTH || (app.has('idempotency-key-max-64') && rawKey.length > 64);
+      if (tooLong || app.has('idempotency-key-rejected')) {
+        req.resume();
+        peek();
+        const msg = tooLong ? `idempotencyKey "${rawKey.slice(0, 32)}…" has more than ${MAX_KEY_LENGTH} characters` : 'Idempotency-Key is not supported';
+        return this.sendError(res, url, 400, msg, headers);
+      }
+    }
+
+    let body: unknown;
+    try {
+      body = await readJsonBody(req, route.maxBody ?? DEFAULT_MAX_BODY, app.has('500-without-errorId'));
+    } catch (e) {
+      if (e instanceof CrashError) return this.sendError(res, url, 500, 'Internal server error', headers, undefined, e);
+      peek();
+      if (e instanceof HttpError) {
+        if (e.status === 413) headers['Connection'] = 'close';
+        return this.sendError(res, url, e.status, e.message, headers);
+      }
+      throw e;
+    }
+
+    // Idempotency: decided synchronously from here until the in-flight mark is set.
+    const idemApplies = rawKey !== undefined && idempotency !== null && (method === 'POST' || method === 'PATCH') && !app.has('idempotency-ignored');
+    let fingerprint = '';
+    let replayed = false;
+    if (idemApplies) {
+      fingerprint = method + ' ' + url + ' ' + canonicalJson(body);
+      const r = idempotency.begin(rawKey, fingerprint);
+      if (r.kind === 'replay' && !app.has('replay-reprocesses')) {
+        if (limiter && !app.has('no-ratelimit-headers')) {
+          const d = app.has('replay-consumes-token') ? limiter.consume(envId, route.category, cost, bulk) : limiter.peek(envId, route.category, cost, bulk);
+          Object.assign(headers, d.headers);
+        }
+        return this.sendReplay(res, r.response, headers);
+      }
+      if (r.kind === 'replay') replayed = true;
+      if (r.kind === 'in-progress') {
+        peek();
+        headers['Retry-After'] = '1';
+        headers['Link'] = IDEMPOTENCY_DOCS_LINK;
+        return this.sendError(res, url, 409, inProgressMessage(rawKey), headers);
+      }
+      if (r.kind === 'mismatch') {
+        peek();
+        headers['Link'] = IDEMPOTENCY_DOCS_LINK;
+        const msg = reusedMessage(rawKey);
+        return this.sendError(res, url, 422, msg, headers, { errors: { 'idempotency-key': { messages: [msg], value: rawKey } } });
+      }
+    }
+
+    if (limiter && !app.has('no-ratelimit-headers')) {
+      const d: RateLimitDecision = limiter.consume(envId, route.category, cost, bulk);
+      Object.assign(headers, d.headers);
+      if (!d.allowed) {
+        if (idemApplies) idempotency!.release(rawKey!);
+        if (!app.has('no-retry-after')) headers['Retry-After'] = d.retryAfter;
+        return this.sendError(res, url, 429, 'API rate limit exceeded', headers);
+      }
+    } else if (limiter) {
+      // why: the no-ratelimit-headers fault hides the headers but keeps enforcing
+      const d = limiter.consume(envId, route.category, cost, bulk);
+      if (!d.allowed) {
+        if (idemApplies) idempotency!.release(rawKey!);
+        if (!app.has('no-retry-after')) headers['Retry-After'] = d.retryAfter;
+        return this.sendError(res, url, 429, 'API rate limit exceeded', headers);
+      }
+    }
+
+    if (rawKey !== undefined && this.o.idempotentProcessingDelayMs > 0 && (method === 'POST' || method === 'PATCH')) {
+      await sleep(this.o.idempotentProcessingDelayMs);
+    }
+
+    const ctx: RequestContext = {
+      method,
+      path,
+      url,
+      query: new URLSearchParams(q >= 0 ? url.slice(q + 1) : ''),
+      params: match.params,
+      body,
+      env: app.has('shared-environment-state') ? app.org.dev : app.org.environment(envId),
+      auth,
+      app,
+    };
+    let result: HandlerResult;
+    let errorId: string | undefined;
+    try {
+      const r = route.handler(ctx);
+      result = r instanceof Promise ? await r : r;
+    } catch (e) {
+      result = this.errorResult(url, e);
+      errorId = result.status === 500 ? String((result.body as Record<string, unknown>).errorId ?? '') : undefined;
+    }
+    void errorId;
+    if (result.headers) Object.assign(headers, result.headers);
+    const text = result.body === undefined ? undefined : JSON.stringify(result.body);
+    if (idemApplies) {
+      if (result.status >= 500) idempotency!.release(rawKey!);
+      else idempotency!.complete(rawKey!, fingerprint, { status: result.status, body: text, headers: { ...(result.headers ?? {}) } });
+    }
+    if (replayed) headers['Idempotency-Replay'] = 'true';
+    this.write(res, result.status, text, headers);
+  }
+
+  private sendReplay(res: ServerResponse, stored: StoredResponse, headers: Record<string, string>): void {
+    const { app } = this.o;
+    Object.assign(headers, stored.headers);
+    if (!app.has('no-replay-header')) headers['Idempotency-Replay'] = 'true';
+    this.write(res, app.has('replay-wrong-status') ? 200 : stored.status, stored.body, headers);
+  }
+
+  /** Turns a thrown value into the matching error result. */
+  private errorResult(url: string, e: unknown): HandlerResult {
+    if (e instanceof ValidationError) return { status: 422, body: this.errorBody(422, url, e.message, { errors: e.errors }) };
+    if (e instanceof HttpError) return { status: e.status, body: this.errorBody(e.status, url, e.message, e.extra), ...(e.headers ? { headers: e.headers } : {}) };
+    return { status: 500, body: this.errorBody(500, url, 'Internal server error', undefined, e) };
+  }
+
+  /** The common error body (plus extras); the ERR faults bend it here. */
+  errorBody(status: number, url: string, message: unknown, extra?: Record<string, unknown>, cause?: unknown): Record<string, unknown> {
+    const { app } = this.o;
+    const body: Record<string, unknown> = {
+      statusCode: app.has('error-status-code-mismatch') ? String(status) : status,
+      timestamp: nowIso(),
+      path: url,
+      message,
+    };
+    if (app.has('error-body-missing-timestamp')) delete body.timestamp;
+    if (app.has('error-body-missing-path')) delete body.path;
+    if (extra) Object.assign(body, extra);
+    if (extra && 'errors' in extra && status === 422 && app.has('wrong-422-shape')) {
+      const errs = extra.errors as Record<string, { messages: string[] }>;
+      body.errors = Object.entries(errs).flatMap(([f, v]) => v.messages.map((m) => `${f}: ${m}`));
+    }
+    if (status === 500 && !app.has('500-without-errorId')) body.errorId = randomUUID();
+    void cause;
+    return body;
+  }
+
+  private sendError(
+    res: ServerResponse,
+    url: string,
+    status: number,
+    message: unknown,
+    headers: Record<string, string>,
+    extra?: Record<string, unknown>,
+    cause?: unknown,
+  ): void {
+    this.write(res, status, JSON.stringify(this.errorBody(status, url, message, extra, cause)), headers);
+  }
+
+  private write(res: ServerResponse, status: number, text: string | undefined, headers: Record<string, string>): void {
+    if (text !== undefined && status !== 204) {
+      headers['Content-Type'] = this.o.app.has('text-plain-content-type') ? TEXT_TYPE : JSON_TYPE;
+      headers['Content-Length'] = String(Buffer.byteLength(text));
+      res.writeHead(status, headers);
+      res.end(text);
+    } else {
+      res.writeHead(status, headers);
+      res.end();
+    }
+  }
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Reads at most `limit` bytes; 413 beyond (without buffering the rest), 415 for non-JSON, 400 for bad JSON. */
+function readJsonBody(req: IncomingMessage, limit: number, crashOnMalformed: boolean): Promise<unknown> {
+  const lenHeader = req.headers['content-length'];
+  if (lenHeader === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve(undefined);
+  const declared = lenHeader === undefined ? -1 : Number(lenHeader);
+  if (declared === 0) return Promise.resolve(undefined);
+  const tooLarge = () => new HttpError(413, `Request body exceeds the limit of ${limit} bytes`);
+  if (declared > limit) {
+    req.resume();
+    return Promise.reject(tooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const onData = (c: Buffer) => {
+      if (done) return;
+      size += c.length;
+      if (size > limit) {
+        done = true;
+        chunks.length = 0;
+        req.removeListener('data', onData);
+        req.resume(); // why: discard the rest instead of buffering it
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(c);
+    };
+    req.on('data', onData);
+    req.once('error', (e) => {
+      if (!done) {
+        done = true;
+        reject(e);
+      }
+    });
+    req.once('end', () => {
+      if (done) return;
+      done = true;
+      if (size === 0) return resolve(undefined);
+      const ct = req.headers['content-type'];
+      if (ct !== undefined && !JSON_MEDIA.test(ct)) return reject(new HttpError(415, `Unsupported Media Type: ${ct}`));
+      const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      try {
+        resolve(JSON.parse(buf.toString('utf8')));
+      } catch {
+        reject(crashOnMalformed ? new CrashError('malformed JSON') : new HttpError(400, 'Malformed JSON in request body'));
+      }
+    });
+  });
+}
