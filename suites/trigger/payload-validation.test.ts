@@ -1,0 +1,58 @@
+// Trigger payload validation against the workflow's payloadSchema (TRIG-06).
+import { expect } from 'vitest';
+import { conformance } from '../../harness/conformance/conformance.ts';
+import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt } from './trigger-effects.ts';
+
+const PAYLOAD_SCHEMA = {
+  type: 'object',
+  properties: {
+    orderId: { type: 'string' },
+    amount: { type: 'number', minimum: 0 },
+  },
+  required: ['orderId'],
+};
+const VALID_PAYLOAD = { orderId: 'order-1', amount: 12.5 };
+const INVALID_PAYLOAD = { orderId: 42, amount: 3 }; // orderId must be a string
+
+conformance('TRIG-06', 'answers a payload violating the payloadSchema with a PAYLOAD_VALIDATION_ERROR body', async ({ api, provision, ids }) => {
+  const wf = await provision.workflow({ validatePayload: true, payloadSchema: PAYLOAD_SCHEMA });
+  const [recipient] = freshRecipients(ids, provision, 1);
+  const res = await api.post(TRIGGER_PATH, { name: wf.workflowId, to: [recipient], payload: INVALID_PAYLOAD });
+  expect(res.status, 'a payload violating the payloadSchema is rejected with a 4xx (deployed: 400)').toBeGreaterThanOrEqual(400);
+  expect(res.status, 'a payload violating the payloadSchema is rejected with a 4xx (deployed: 400), not a 5xx').toBeLessThan(500);
+
+  const body = res.json as Record<string, any>;
+  expect(body, 'the payload validation error body').toMatchSchema('PayloadValidationErrorDto');
+  expect(body.type, 'the error body has type PAYLOAD_VALIDATION_ERROR').toBe('PAYLOAD_VALIDATION_ERROR');
+  expect(body.statusCode, 'the common field statusCode equals the HTTP status').toBe(res.status);
+  expect(body.timestamp, 'the common field timestamp').toBeTypeOf('string');
+  expect(body.path, 'the common field path').toBeTypeOf('string');
+  expect(Array.isArray(body.errors) && body.errors.length > 0, 'errors[] lists at least one violation').toBe(true);
+  for (const entry of body.errors as Record<string, unknown>[]) {
+    for (const field of ['field', 'message', 'value', 'schemaPath']) {
+      expect(Object.hasOwn(entry, field), `each errors[] entry has \`${field}\`; got ${JSON.stringify(entry)}`).toBe(true);
+    }
+    expect(entry.field, 'errors[].field is a string').toBeTypeOf('string');
+    expect(entry.message, 'errors[].message is a string').toBeTypeOf('string');
+    expect(entry.schemaPath, 'errors[].schemaPath is a string').toBeTypeOf('string');
+  }
+  const orderIdError = (body.errors as Record<string, unknown>[]).find((e) => String(e.field).includes('orderId'));
+  expect(orderIdError, `errors[] names the violating field orderId; got ${JSON.stringify(body.errors)}`).toBeDefined();
+  expect(orderIdError?.value, 'the errors[] entry carries the offending value').toBe(INVALID_PAYLOAD.orderId);
+  expect(body.schema, 'the error body carries the workflow\'s payload JSON Schema').toMatchObject(PAYLOAD_SCHEMA);
+});
+
+conformance('TRIG-06', 'triggers nothing for a payload violating the payloadSchema and processes a valid payload', async ({ api, provision, ids, target }) => {
+  const wf = await provision.workflow({ validatePayload: true, payloadSchema: PAYLOAD_SCHEMA });
+  const before = await lastTriggeredAt(api, wf);
+  const [rejected, accepted] = freshRecipients(ids, provision, 2);
+
+  const bad = await api.post(TRIGGER_PATH, { name: wf.workflowId, to: [rejected], payload: INVALID_PAYLOAD });
+  expect(bad.status, 'a payload violating the payloadSchema is rejected with a 4xx').toBeGreaterThanOrEqual(400);
+  await expectNothingTriggered({ api, target }, { wf, before, subscriberIds: [rejected!.subscriberId], why: 'a trigger whose payload violates the payloadSchema' });
+
+  const good = await api.post(TRIGGER_PATH, { name: wf.workflowId, to: [accepted], payload: VALID_PAYLOAD });
+  expect(good.status, 'a payload satisfying the payloadSchema is accepted with 201').toBe(201);
+  expect(good.data.status, 'a payload satisfying the payloadSchema is processed').toBe('processed');
+  await expectTriggered({ api, target }, [accepted!.subscriberId], 'a trigger with a valid payload');
+});
