@@ -1,0 +1,61 @@
+// POST /v2/workflows: a valid body is created and echoed (WF-01, WF-02).
+import { expect } from 'vitest';
+import { conformance } from '../../harness/conformance/conformance.ts';
+import { postWorkflow, readWorkflow } from './workflow-requests.ts';
+
+conformance('WF-01', 'POST /v2/workflows with an empty steps array answers 201 and a workflow response', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [] });
+  expect(res.status, 'a valid body with `steps: []` (the spec: "may be empty") is created with 201').toBe(201);
+  expect(res.data).toMatchSchema('WorkflowResponseDto');
+  expect(res.data.steps, 'the response lists no steps').toEqual([]);
+});
+
+conformance('WF-01', 'POST /v2/workflows with one in-app step answers 201 and a workflow response', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }] });
+  expect(res.status, 'a valid body is created with 201').toBe(201);
+  expect(res.data).toMatchSchema('WorkflowResponseDto');
+});
+
+conformance('WF-02', 'the created workflow echoes name, workflowId, description, tags, payloadSchema, validatePayload, severity and active', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  const sent = {
+    name: `Conformance echo ${workflowId}`,
+    workflowId,
+    description: 'Echo check of the create-workflow response',
+    tags: ['conformance', 'echo'],
+    payloadSchema: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] },
+    validatePayload: true,
+    severity: 'high',
+    active: true,
+    steps: [{ name: 'In-app', type: 'in_app' }],
+  };
+  const res = await postWorkflow(api, cleanup, sent);
+  expect(res.status, 'the workflow is created').toBe(201);
+  const wf = res.data;
+  for (const field of ['name', 'workflowId', 'description', 'validatePayload', 'severity', 'active'] as const) {
+    expect(wf[field], `the response echoes ${field} as sent`).toEqual(sent[field]);
+  }
+  expect([...(wf.tags ?? [])].sort(), 'the response echoes the tags as sent').toEqual([...sent.tags].sort());
+  expect(wf.payloadSchema, 'the response echoes payloadSchema as sent').toMatchObject(sent.payloadSchema);
+});
+
+conformance('WF-02', 'a workflow created without active, isTranslationEnabled and agent has false, false and null', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [] });
+  expect(res.status, 'the workflow is created').toBe(201);
+  expect(res.data.active, '`active` defaults to false').toBe(false);
+  expect(res.data.isTranslationEnabled, '`isTranslationEnabled` defaults to false').toBe(false);
+  expect(res.data, '`agent` is present and null when unassigned').toHaveProperty('agent', null);
+});
+
+conformance('WF-02', 'a workflow created with __source never returns __source', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [], __source: 'dashboard' });
+  expect(res.status, 'a body with a valid `__source` is created').toBe(201);
+  expect(Object.keys(res.data), 'the create response never carries `__source`').not.toContain('__source');
+  const read = await readWorkflow(api, res.data._id);
+  expect(read.status, 'the created workflow reads back').toBe(200);
+  expect(Object.keys(read.data), 'the workflow read back never carries `__source`').not.toContain('__source');
+});
