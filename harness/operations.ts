@@ -6,24 +6,24 @@ export interface Operation {
   template: string;
   /** A concrete path with placeholder parameters: enough for checks that never reach the handler (auth). */
   samplePath: string;
-  /** A syntactically plausible body for checks that never reach the handler. */
-  sampleBody?: unknown;
+  /** A syntactically plausible body for checks that never reach the handler; names carry the run prefix. */
+  sampleBody?: (prefix: string) => unknown;
 }
 
 export const OPERATIONS: readonly Operation[] = [
-  { method: 'POST', template: '/v2/workflows', samplePath: '/v2/workflows', sampleBody: { name: 'auth probe', workflowId: 'auth-probe', steps: [] } },
+  { method: 'POST', template: '/v2/workflows', samplePath: '/v2/workflows', sampleBody: (p) => ({ name: `${p} probe`, workflowId: `${p}-probe`, steps: [] }) },
   {
     method: 'PATCH',
     template: '/v1/agents/{identifier}/integrations/{agentIntegrationId}',
     samplePath: '/v1/agents/auth-probe/integrations/000000000000000000000000',
-    sampleBody: { integrationIdentifier: 'auth-probe' },
+    sampleBody: (p) => ({ integrationIdentifier: `${p}-probe` }),
   },
-  { method: 'DELETE', template: '/v2/topics/{topicKey}/subscriptions', samplePath: '/v2/topics/auth-probe/subscriptions', sampleBody: { subscriptions: [{ subscriberId: 'auth-probe' }] } },
-  { method: 'POST', template: '/v2/layouts/{layoutId}/preview', samplePath: '/v2/layouts/auth-probe/preview', sampleBody: { controlValues: {}, previewPayload: {} } },
+  { method: 'DELETE', template: '/v2/topics/{topicKey}/subscriptions', samplePath: '/v2/topics/auth-probe/subscriptions', sampleBody: (p) => ({ subscriptions: [{ subscriberId: `${p}-probe` }] }) },
+  { method: 'POST', template: '/v2/layouts/{layoutId}/preview', samplePath: '/v2/layouts/auth-probe/preview', sampleBody: () => ({ controlValues: {}, previewPayload: {} }) },
   { method: 'GET', template: '/v1/environment-variables', samplePath: '/v1/environment-variables' },
   { method: 'GET', template: '/v1/environments', samplePath: '/v1/environments' },
-  { method: 'PATCH', template: '/v2/subscribers/{subscriberId}/preferences', samplePath: '/v2/subscribers/auth-probe/preferences', sampleBody: { channels: { email: true } } },
-  { method: 'POST', template: '/v1/events/trigger', samplePath: '/v1/events/trigger', sampleBody: { name: 'auth-probe', to: ['auth-probe'] } },
+  { method: 'PATCH', template: '/v2/subscribers/{subscriberId}/preferences', samplePath: '/v2/subscribers/auth-probe/preferences', sampleBody: () => ({ channels: { email: true } }) },
+  { method: 'POST', template: '/v1/events/trigger', samplePath: '/v1/events/trigger', sampleBody: (p) => ({ name: `${p}-probe`, to: [`${p}-probe`] }) },
 ];
 
 export const operationLabel = (op: Operation) => `${op.method} ${op.template}`;

@@ -12,13 +12,20 @@ export interface PassiveCheck {
   check(exchange: Exchange): string | undefined;
 }
 
-const json = (e: Exchange): unknown => {
+// Each recorded body is parsed once, however many checks look at it.
+const parsedBodies = new WeakMap<Exchange, unknown>();
+export function responseJson(e: Exchange): unknown {
+  if (parsedBodies.has(e)) return parsedBodies.get(e);
+  let body: unknown;
   try {
-    return e.responseBody ? JSON.parse(e.responseBody) : undefined;
+    body = e.responseBody ? JSON.parse(e.responseBody) : undefined;
   } catch {
-    return undefined;
+    body = undefined;
   }
-};
+  parsedBodies.set(e, body);
+  return body;
+}
+const json = responseJson;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const status = (e: Exchange) => e.status ?? 0;
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'];

@@ -5,6 +5,7 @@ import { SUITE_VERSION } from '../suite-info.ts';
 import { EXIT, UsageError } from './cli-error.ts';
 import { registerReference } from './commands/reference.ts';
 import { registerRun } from './commands/run.ts';
+import { registerValidate } from './commands/validate.ts';
 
 export async function main(argv: string[], env: Record<string, string | undefined>): Promise<number> {
   let exitCode: number = EXIT.ok;
@@ -15,6 +16,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerRun(program, env, (code) => (exitCode = code));
   registerReference(program);
+  registerValidate(program, (code) => (exitCode = code));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

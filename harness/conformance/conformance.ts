@@ -3,6 +3,7 @@
 import { inject } from 'vitest';
 import { AREAS, requirement, type RuleId } from '../../requirements/index.ts';
 import { PASSIVE_CHECKS } from '../checks/passive-checks.ts';
+import { SCHEMA_CHECKED_RULES, schemaCheck } from '../checks/schema-checks.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { ExchangeFailed } from '../http/api-client.ts';
 import type { TargetProfile } from '../target-profile.ts';
@@ -40,7 +41,9 @@ export function conformance(
 ): void {
   const ids: RuleId[] = typeof rules === 'string' ? [rules] : [...rules];
   const profile = inject('target');
-  conformanceTest(`${title} [${ids.join(', ')}]`, { timeout: options.timeoutMs ?? profile.timeouts.testMs }, async (ctx) => {
+  // Vitest reads the fixtures a test uses from its destructuring pattern, so every fixture is named here.
+  conformanceTest(`${title} [${ids.join(', ')}]`, { timeout: options.timeoutMs ?? profile.timeouts.testMs }, async ({ task, skip: vitestSkip, api, target, ids: idFactory, cleanup, provision }) => {
+    const ctx = { task, skip: vitestSkip, api, target, ids: idFactory, cleanup, provision };
     const meta: ConformanceMeta = { rules: ids, ...(options.level ? { level: options.level } : {}) };
     ctx.task.meta.conformance = meta;
     const skip = (outcome: SkipOutcome, reason: string): never => {
@@ -61,7 +64,7 @@ export function conformance(
       throw new Skip('not-verified', reason);
     };
     try {
-      await fn({ ...ctx, notVerified });
+      await fn({ api, target, ids: idFactory, cleanup, provision, notVerified });
     } catch (error) {
       if (error instanceof Skip) skip(error.outcome, error.reason);
       meta.evidence = ctx.api.exchanges.slice(-3).map(describeExchange);
@@ -80,9 +83,11 @@ function disabledFeature(ids: RuleId[], profile: TargetProfile): string | undefi
   return undefined;
 }
 
+const ALL_CHECKS = [...PASSIVE_CHECKS, ...SCHEMA_CHECKED_RULES.map(schemaCheck)];
+
 function observe(exchanges: Exchange[], profile: TargetProfile): Observation[] {
   const observations: Observation[] = [];
-  for (const check of PASSIVE_CHECKS) {
+  for (const check of ALL_CHECKS) {
     const relevant = exchanges.filter((e) => e.status !== undefined && check.applies(e, profile.features));
     if (relevant.length === 0) continue;
     const violations: string[] = [];

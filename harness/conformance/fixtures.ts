@@ -1,5 +1,6 @@
 // Per-test fixtures: the target profile, a recording client, run-prefixed ids and the cleanup stack.
 import { inject, test as base } from 'vitest';
+import { setRunPrefix } from '../../fixtures/builders/index.ts';
 import { Provisioner } from '../../fixtures/provision.ts';
 import { ApiClient } from '../http/api-client.ts';
 import type { TargetProfile } from '../target-profile.ts';
@@ -23,7 +24,11 @@ export interface ConformanceFixtures {
 
 export const conformanceTest = base.extend<ConformanceFixtures>({
   // eslint-disable-next-line no-empty-pattern
-  target: async ({}, use) => use(inject('target')),
+  target: async ({}, use) => {
+    const target = inject('target');
+    setRunPrefix(target.runPrefix);
+    await use(target);
+  },
   api: async ({ target }, use) => use(new ApiClient(target)),
   ids: async ({ target }, use) => use(new IdFactory(target.runPrefix)),
   // Depends on api, so its deletions run before the client is torn down.

@@ -47,6 +47,8 @@ export class ExchangeFailed extends Error {
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const MAX_429_RETRIES = 3;
+/** Bodies are kept whole up to this size so passive schema checks can parse them. */
+const RECORDED_BODY_CHARS = 256 * 1024;
 
 export class ApiClient {
   readonly exchanges: Exchange[] = [];
@@ -128,7 +130,8 @@ export class ApiClient {
     const { status, headers: responseHeaders, text } = result.response;
     exchange.status = status;
     exchange.responseHeaders = Object.fromEntries(Object.entries(responseHeaders).map(([k, v]) => [k, this.redactor.text(v)]));
-    exchange.responseBody = truncate(this.redactor.body(text), 16_000);
+    exchange.responseBody = truncate(this.redactor.body(text), RECORDED_BODY_CHARS);
+    if (text.length > RECORDED_BODY_CHARS) exchange.truncated = true;
     this.record(exchange);
 
     const json = parseJson(text);

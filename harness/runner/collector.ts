@@ -16,7 +16,9 @@ export class Collector implements Reporter {
   onTestCaseResult(test: TestCase): void {
     const meta = test.meta().conformance;
     if (!meta) {
-      this.errors.push(`${test.fullName} (${test.module.relativeModuleId}) is not a conformance() test; every suite test must name its rule`);
+      const result = test.result();
+      const why = result.state === 'failed' ? result.errors.map((e) => e.message).join('; ') : 'it is not a conformance() test; every suite test must name its rule';
+      this.errors.push(this.redactor.text(`${test.fullName} (${test.module.relativeModuleId}) has no verdict: ${why}`));
       return;
     }
     const result = test.result();

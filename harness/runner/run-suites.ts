@@ -1,7 +1,7 @@
 // Runs the conformance suites in-process with vitest against one target and returns the records.
 // Functional suites run in parallel; rate-limit suites run afterwards, alone, so they disturb nothing else.
 import { fileURLToPath } from 'node:url';
-import { startVitest, type TestSpecification } from 'vitest/node';
+import { createVitest, type TestSpecification } from 'vitest/node';
 import { redactorFor } from '../http/api-client.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import { Collector } from './collector.ts';
@@ -24,16 +24,13 @@ export interface RunSuitesOptions {
 
 export async function runSuites(options: RunSuitesOptions): Promise<SuiteRun> {
   const collector = new Collector(redactorFor(options.profile), options.onRecord);
-  const vitest = await startVitest(
+  const vitest = await createVitest(
     'test',
-    [],
     {
       config: false,
       root: REPO_ROOT,
       run: true,
       watch: false,
-      // Collection only: nothing runs until the phases below pick their files.
-      standalone: true,
       reporters: [collector],
       include: ['suites/**/*.test.ts'],
       provide: { target: options.profile },
@@ -44,6 +41,7 @@ export async function runSuites(options: RunSuitesOptions): Promise<SuiteRun> {
     {},
     {},
   );
+  await vitest.standalone();
   try {
     const all = (await vitest.globTestSpecifications()).filter((s) => matches(s, options.files));
     const functional = all.filter((s) => !SERIAL_SUITES.test(s.moduleId));
