@@ -1,0 +1,67 @@
+// TS-01..TS-04: one DELETE that mixes identifiers, a subscriber-only entry and unknown subscribers.
+import { expect } from 'vitest';
+import { conformance, type ConformanceContext } from '../../harness/conformance/conformance.ts';
+import { eventually } from '../../harness/eventually.ts';
+import { deleteSubscriptions, expectEntryErrors, ghosts, identifiersIn, listedIdentifiers, subscribedTopic, type DeleteResult } from './topic-setup.ts';
+
+/**
+ * Subscribers a, b, c (subscribed twice), d. The request names a and b by identifier, c by subscriberId only,
+ * and two unknown subscriber ids: five entries, three of which succeed; d is not named and must survive.
+ */
+async function mixedDelete(ctx: ConformanceContext) {
+  const topic = await subscribedTopic(ctx, ['a', 'b', 'c', 'd'], 'c');
+  const unknown = ghosts(ctx.ids, 2);
+  const [idA, idB] = [topic.identifiers.a![0]!, topic.identifiers.b![0]!];
+  const subscriptions = [
+    { identifier: idA },
+    { subscriberId: topic.subscriber.c! },
+    { subscriberId: unknown[0]! },
+    { identifier: idB },
+    { subscriberId: unknown[1]! },
+  ];
+  const res = await deleteSubscriptions(ctx.api, topic.topicKey, { subscriptions });
+  return { ...topic, unknown, idA, idB, entries: subscriptions.length, res, body: (res.json ?? {}) as DeleteResult };
+}
+
+conformance('TS-01', 'deleting by identifier removes the subscriptions, lists them in data and counts them as successful', async (ctx) => {
+  const { body, idA, idB, topicKey, identifiers } = await mixedDelete(ctx);
+  expect(body, 'the delete-topic-subscriptions body {data, meta, errors}').toMatchSchema('DeleteTopicSubscriptionsResponseDto');
+  expect(identifiersIn(body), 'data lists the subscriptions removed by identifier').toEqual(expect.arrayContaining([idA, idB]));
+  expect(body.meta?.successful, 'meta.successful counts the 3 entries that succeeded (2 identifiers + 1 subscriber-only entry)').toBe(3);
+  await eventually(async () => {
+    const left = await listedIdentifiers(ctx.provision, topicKey);
+    expect(left, 'the subscriptions deleted by identifier are gone from the topic listing').not.toContain(idA);
+    expect(left, 'the subscriptions deleted by identifier are gone from the topic listing').not.toContain(idB);
+    expect(left, 'a subscription the request did not name is kept').toContain(identifiers.d![0]);
+  }, { timeoutMs: ctx.target.timeouts.eventuallyMs });
+});
+
+conformance('TS-02', 'an entry with only subscriberId removes every subscription of that subscriber in the topic', async (ctx) => {
+  const { body, topicKey, identifiers } = await mixedDelete(ctx);
+  const ofC = identifiers.c!;
+  expect(identifiersIn(body), `data lists both subscriptions of the subscriber named only by subscriberId (${ofC.join(', ')})`).toEqual(expect.arrayContaining(ofC));
+  await eventually(async () => {
+    const left = await listedIdentifiers(ctx.provision, topicKey);
+    for (const identifier of ofC) expect(left, `subscription ${identifier} of the subscriber named only by subscriberId is removed`).not.toContain(identifier);
+    expect(left, 'another subscriber’s subscription is kept').toContain(identifiers.d![0]);
+  }, { timeoutMs: ctx.target.timeouts.eventuallyMs });
+});
+
+conformance('TS-03', 'a partial success answers 200, reports unknown subscribers as SUBSCRIBER_NOT_FOUND and still removes the rest', async (ctx) => {
+  const { res, body, unknown, topicKey, identifiers } = await mixedDelete(ctx);
+  expect(res.status, 'partial success (3 of 5 entries succeed) answers 200').toBe(200);
+  expectEntryErrors(body, unknown, 'SUBSCRIBER_NOT_FOUND', 'an unknown subscriber in the request');
+  expect(body.errors?.length, `errors[] lists only the 2 unknown subscribers, got ${JSON.stringify(body.errors)}`).toBe(2);
+  expect(body.meta?.failed, 'meta.failed counts the 2 unknown subscribers').toBe(2);
+  await eventually(async () => {
+    const left = await listedIdentifiers(ctx.provision, topicKey);
+    expect(left, 'every named existing subscription is removed despite the failed entries; only the unnamed one is left').toEqual(identifiers.d);
+  }, { timeoutMs: ctx.target.timeouts.eventuallyMs });
+});
+
+conformance('TS-04', 'meta.totalCount equals successful + failed and the number of entries sent', async (ctx) => {
+  const { body, entries } = await mixedDelete(ctx);
+  const meta = body.meta ?? {};
+  expect(meta.totalCount, `meta.totalCount is the number of entries sent (${entries}), got meta ${JSON.stringify(body.meta)}`).toBe(entries);
+  expect((meta.successful ?? NaN) + (meta.failed ?? NaN), `meta.successful + meta.failed equals meta.totalCount, got meta ${JSON.stringify(body.meta)}`).toBe(meta.totalCount);
+});
