@@ -1,0 +1,343 @@
+// Every fault of the catalog is exercised: a probe observes a behaviour that differs with the fault on.
+import { describe, expect, it } from 'vitest';
+import { CATALOG, type RuleId } from '../../requirements/index.ts';
+import { FAULTS, type FaultName, type ReferenceOptions } from '../../reference/index.ts';
+import { type Client, withReference } from './helpers.ts';
+
+interface Probe {
+  options?: ReferenceOptions;
+  run(c: Client): Promise<unknown>;
+}
+const p = (run: Probe['run'], options?: ReferenceOptions): Probe => ({ run, ...(options ? { options } : {}) });
+
+const envs = async (c: Client, key?: string) => (await c.get('/v1/environments', key ? { key } : {})).json.data as any[];
+const wfBody = (extra: Record<string, unknown> = {}) => ({ name: 'W', workflowId: 'wf', steps: [{ name: 'Inbox', type: 'in_app' }], ...extra });
+const createWf = async (c: Client, extra: Record<string, unknown> = {}) => c.post('/v2/workflows', wfBody(extra));
+const trig = (c: Client, body: Record<string, unknown>) => c.post('/v1/events/trigger', { name: 't', to: ['s1'], ...body });
+const withT = (fn: (c: Client) => Promise<unknown>, extra: Record<string, unknown> = {}) =>
+  p(async (c) => {
+    await c.workflow('t', extra);
+    return fn(c);
+  });
+const schemaWf = { validatePayload: true, payloadSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } };
+const bridge = (url: string) => withT(async (c) => (await trig(c, { bridgeUrl: url })).status);
+
+async function agentSetup(c: Client) {
+  const inbox = (await c.post('/v1/integrations', { providerId: 'novu', channel: 'in_app', name: 'Inbox', identifier: 'inbox-1', active: true })).json.data;
+  const slack = (await c.post('/v1/integrations', { providerId: 'slack', channel: 'chat', name: 'Slack', identifier: 'slack-1', active: true })).json.data;
+  await c.post('/v1/agents', { name: 'Bot', identifier: 'bot' });
+  const link = (await c.post('/v1/agents/bot/integrations', { integrationIdentifier: 'inbox-1' })).json.data;
+  return { inbox, slack, link };
+}
+const topicSetup = async (c: Client) => c.topicWith('t', ['a', 'b']);
+const tsProbe = (fn: (c: Client) => Promise<unknown>) =>
+  p(async (c) => {
+    await topicSetup(c);
+    return fn(c);
+  });
+const delSubs = (c: Client, body: unknown) => c.del('/v2/topics/t/subscriptions', body);
+const listSubs = async (c: Client) => (await c.get('/v2/topics/t/subscriptions')).json.data as any[];
+const ghosts = (n: number) => Array.from({ length: n }, (_, i) => ({ subscriberId: `ghost-${i}` }));
+
+async function layoutPreview(c: Client) {
+  await c.post('/v2/layouts', { layoutId: 'l', name: 'L' });
+  return (await c.post('/v2/layouts/l/preview', { previewPayload: { subscriber: { firstName: 'Zoe' } } })).json.data;
+}
+async function envVarSetup(c: Client) {
+  const e = await envs(c);
+  const values = e.map((x) => ({ _environmentId: x._id, value: `plain-${x.type}` }));
+  await c.post('/v1/environment-variables', { key: 'API_TOKEN', type: 'string', isSecret: true, values });
+  await c.post('/v1/environment-variables', { key: 'PLAIN', type: 'string', isSecret: false, values });
+}
+const evProbe = (fn: (c: Client) => Promise<unknown>) =>
+  p(async (c) => {
+    await envVarSetup(c);
+    return fn(c);
+  });
+const varList = async (c: Client, q = '') => (await c.get('/v1/environment-variables' + q)).json.data;
+
+const prefProbe = (fn: (c: Client, wf: any) => Promise<unknown>) =>
+  p(async (c) => {
+    const wf = await c.workflow('p1');
+    await c.workflow('p2');
+    await c.subscriber('sub');
+    return fn(c, wf);
+  });
+const prefs = (c: Client, body: unknown) => c.patch('/v2/subscribers/sub/preferences', body);
+const schedule = (start: string) => ({ isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start, end: '05:00 PM' }] } } });
+
+const PROBES: Record<FaultName, Probe> = {
+  'missing-auth-accepted': p(async (c) => (await c.get('/v1/environments', { key: null })).status),
+  'unknown-key-accepted': p(async (c) => (await c.get('/v1/environments', { authorization: 'ApiKey nope' })).status),
+  'trailing-garbage-accepted': p(async (c) => (await c.get('/v1/environments', { authorization: `ApiKey ${c.keys.dev}xyz` })).status),
+  'bearer-accepted': p(async (c) => (await c.get('/v1/environments', { authorization: `Bearer ${c.keys.dev}` })).status),
+  'bare-key-accepted': p(async (c) => (await c.get('/v1/environments', { authorization: c.keys.dev })).status),
+  'restricted-can-write': p(async (c) => (await c.post('/v2/topics', { key: 'k' }, { key: c.keys.restricted })).status),
+  'restricted-gets-401': p(async (c) => (await c.post('/v2/topics', { key: 'k' }, { key: c.keys.restricted })).status),
+  'shared-environment-state': p(async (c) => {
+    await createWf(c);
+    return (await c.get('/v2/workflows/wf', { key: c.keys.prod })).status;
+  }),
+  'cross-environment-delete': p(async (c) => {
+    await createWf(c);
+    return (await c.del('/v2/workflows/wf', undefined, { key: c.keys.prod })).status;
+  }),
+
+  'error-body-missing-path': p(async (c) => 'path' in (await c.get('/v2/workflows/none')).json),
+  'error-body-missing-timestamp': p(async (c) => 'timestamp' in (await c.get('/v2/workflows/none')).json),
+  'error-status-code-mismatch': p(async (c) => (await c.get('/v2/workflows/none')).json.statusCode),
+  'wrong-422-shape': p(async (c) => Array.isArray((await c.post('/v2/workflows', {})).json.errors)),
+  '500-without-errorId': withT(async (c) => {
+    const r = await trig(c, { payload: { __crash: true } });
+    const m = await c.call('POST', '/v2/topics', { rawBody: '{', headers: { 'content-type': 'application/json' } });
+    return [r.status, 'errorId' in (r.json ?? {}), m.status, 'errorId' in (m.json ?? {})];
+  }),
+  'text-plain-content-type': p(async (c) => (await c.get('/v1/environments')).headers['content-type']),
+
+  'no-ratelimit-headers': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-limit']),
+  'malformed-policy-header': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-policy']),
+  'fractional-reset': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-reset']),
+  'remaining-not-decremented': p(
+    async (c) => {
+      await c.get('/v1/environments');
+      return (await c.get('/v1/environments')).headers['ratelimit-remaining'];
+    },
+    { rateLimits: { global: 0.5 } },
+  ),
+  'bulk-costs-one': p(async (c) => (await c.post('/v1/subscribers/bulk', { subscribers: [] })).headers['ratelimit-remaining'], { rateLimits: { configuration: 20 } }),
+  'no-retry-after': p(
+    async (c) => {
+      let r;
+      for (let i = 0; i < 6; i++) r = await trig(c, {});
+      return [r!.status, r!.headers['retry-after']];
+    },
+    { rateLimits: { trigger: 1 } },
+  ),
+  'limit-too-generous': p(async (c) => (await trig(c, {})).headers['ratelimit-limit']),
+  'limit-too-strict': p(async (c) => (await trig(c, {})).headers['ratelimit-limit']),
+  'shared-buckets': p(
+    async (c) => {
+      for (let i = 0; i < 6; i++) await trig(c, {});
+      return (await c.get('/v1/environments')).status;
+    },
+    { rateLimits: { trigger: 1 } },
+  ),
+  '503-without-retry-after': withT(async (c) => {
+    const seen: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      const r = await trig(c, {});
+      if (r.status >= 500) seen.push(`${r.status}:${r.headers['retry-after'] ?? 'none'}`);
+    }
+    return seen;
+  }),
+
+  'idempotency-key-rejected': p(async (c) => (await c.post('/v2/topics', { key: 'k' }, { headers: { 'idempotency-key': 'abc' } })).status),
+  'idempotency-key-max-64': p(async (c) => (await c.post('/v2/topics', { key: 'k' }, { headers: { 'idempotency-key': 'k'.repeat(100) } })).status),
+  'idempotency-ignored': p(async (c) => {
+    await c.post('/v2/topics', { key: 'k' }, { headers: { 'idempotency-key': 'i' } });
+    const r = await c.post('/v2/topics', { key: 'k' }, { headers: { 'idempotency-key': 'i' } });
+    return [r.status, r.headers['idempotency-replay'], r.headers['idempotency-key']];
+  }),
+  'no-replay-header': p(async (c) => {
+    await c.post('/v2/topics', { key: 'k' }, { headers: { 'idempotency-key': 'i' } });
+    return (await c.post('/v2/topics', { key: 'k' }, { headers: { 'idempotency-key': 'i' } })).headers['idempotency-replay'];
+  }),
+  'replay-wrong-status': p(async (c) => {
+    await c.post('/v2/topics', { key: 'k' }, { headers: { 'idempotency-key': 'i' } });
+    return (await c.post('/v2/topics', { key: 'k' }, { headers: { 'idempotency-key': 'i' } })).status;
+  }),
+  'replay-reprocesses': p(async (c) => {
+    await c.post('/v2/workflows', wfBody(), { headers: { 'idempotency-key': 'i' } });
+    return (await c.post('/v2/workflows', wfBody(), { headers: { 'idempotency-key': 'i' } })).status;
+  }),
+  'idempotency-race': p(
+    async (c) => {
+      await c.workflow('t');
+      const send = () => c.post('/v1/events/trigger', { name: 't', to: ['s1'] }, { headers: { 'idempotency-key': 'race' } });
+      const rs = await Promise.all(Array.from({ length: 20 }, send));
+      return rs.filter((r) => r.status === 201 && r.headers['idempotency-replay'] === undefined).length;
+    },
+    { idempotentProcessingDelayMs: 100 },
+  ),
+  'no-idempotency-key-echo': p(async (c) => (await c.get('/v1/environments', { headers: { 'idempotency-key': 'echo' } })).headers['idempotency-key']),
+  'replay-consumes-token': p(
+    async (c) => {
+      await c.post('/v2/topics', { key: 'k' }, { headers: { 'idempotency-key': 'i' } });
+      return (await c.post('/v2/topics', { key: 'k' }, { headers: { 'idempotency-key': 'i' } })).headers['ratelimit-remaining'];
+    },
+    { rateLimits: { configuration: 0.5 } },
+  ),
+
+  'workflow-response-missing-slug': p(async (c) => 'slug' in (await createWf(c)).json.data),
+  'workflow-create-200': p(async (c) => (await createWf(c)).status),
+  'empty-steps-rejected': p(async (c) => (await createWf(c, { steps: [] })).status),
+  'active-defaults-true': p(async (c) => (await c.post('/v2/workflows', { name: 'W', workflowId: 'w', steps: [] })).json.data.active),
+  'translation-defaults-true': p(async (c) => (await createWf(c)).json.data.isTranslationEnabled),
+  'source-echoed': p(async (c) => '__source' in (await createWf(c, { __source: 'dashboard' })).json.data),
+  'workflow-fields-not-echoed': p(async (c) => {
+    const d = (await createWf(c, { description: 'd', tags: ['a'] })).json.data;
+    return [d.description, d.tags];
+  }),
+  'agent-missing-when-unassigned': p(async (c) => 'agent' in (await createWf(c)).json.data),
+  'missing-name-accepted': p(async (c) => (await c.post('/v2/workflows', { workflowId: 'w', steps: [] })).status),
+  'missing-steps-accepted': p(async (c) => (await c.post('/v2/workflows', { name: 'W', workflowId: 'w' })).status),
+  'slug-pattern-unchecked': p(async (c) => (await createWf(c, { workflowId: 'bad id!' })).status),
+  'step-order-reversed': p(async (c) => {
+    const steps = [{ name: 'a', type: 'email' }, { name: 'b', type: 'delay' }, { name: 'c', type: 'sms' }];
+    return (await createWf(c, { steps })).json.data.steps.map((s: any) => s.type);
+  }),
+  'unknown-step-type-accepted': p(async (c) => (await createWf(c, { steps: [{ name: 'a', type: 'fax' }] })).status),
+  'http-request-step-rejected': p(async (c) => (await createWf(c, { steps: [{ name: 'a', type: 'http_request' }] })).status),
+  'step-name-optional': p(async (c) => (await createWf(c, { steps: [{ type: 'email' }] })).status),
+  'step-id-pattern-unchecked': p(async (c) => (await createWf(c, { steps: [{ name: 'a', type: 'email', stepId: 'bad id' }] })).status),
+  'preferences-dropped': p(async (c) => 'preferences' in (await createWf(c, { preferences: { user: { all: { enabled: true, readOnly: false } } } })).json.data),
+  'agent-dropped': p(async (c) => (await createWf(c, { agent: { identifier: 'bot' } })).json.data.agent),
+  'agent-providers-dropped': p(async (c) => (await createWf(c, { agent: { identifier: 'bot', providers: { sendgrid: { replyTo: 'a@b.co' } } } })).json.data.agent),
+  'timestamps-not-iso': p(async (c) => /^\d{4}-\d\d-\d\dT/.test((await createWf(c)).json.data.createdAt)),
+  'bad-origin-enum': p(async (c) => (await createWf(c)).json.data.origin),
+
+  'agi-wrong-integration': p(async (c) => {
+    const { link } = await agentSetup(c);
+    return (await c.patch(`/v1/agents/bot/integrations/${link._id}`, { integrationIdentifier: 'slack-1' })).json.data.integration.identifier;
+  }),
+  'agi-missing-identifier-accepted': p(async (c) => {
+    const { link } = await agentSetup(c);
+    return (await c.patch(`/v1/agents/bot/integrations/${link._id}`, {})).status;
+  }),
+  'agi-internal-id-accepted': p(async (c) => {
+    const { link, slack } = await agentSetup(c);
+    return (await c.patch(`/v1/agents/bot/integrations/${link._id}`, { integrationIdentifier: slack._id })).status;
+  }),
+  'connected-at-set': p(async (c) => (await agentSetup(c)).link.connectedAt),
+
+  'ts-delete-ignored': tsProbe(async (c) => {
+    await delSubs(c, { subscriptions: [{ identifier: 't:a' }] });
+    return (await listSubs(c)).length;
+  }),
+  'ts-subscriber-only-ignored': tsProbe(async (c) => {
+    await c.post('/v2/topics/t/subscriptions', { subscriptions: [{ identifier: 't:a:second', subscriberId: 'a' }] });
+    await delSubs(c, { subscriptions: [{ subscriberId: 'a' }] });
+    return (await listSubs(c)).map((s) => s.identifier);
+  }),
+  'ts-no-partial-errors': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{ subscriberId: 'a' }, { subscriberId: 'ghost' }] })).json.errors.length),
+  'ts-partial-400': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{ subscriberId: 'a' }, { subscriberId: 'ghost' }] })).status),
+  'ts-wrong-total': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{ subscriberId: 'a' }, { subscriberId: 'ghost' }] })).json.meta.totalCount),
+  'ts-cap-off': tsProbe(async (c) => (await delSubs(c, { subscriptions: ghosts(101) })).status),
+  'ts-cap-off-by-one': tsProbe(async (c) => (await delSubs(c, { subscriptions: ghosts(100) })).status),
+  'ts-cap-partial-remove': tsProbe(async (c) => {
+    await delSubs(c, { subscriptions: [{ subscriberId: 'a' }, ...ghosts(100)] });
+    return (await listSubs(c)).length;
+  }),
+  'ts-cap-off-deprecated': tsProbe(async (c) => (await delSubs(c, { subscriberIds: ghosts(101).map((g) => g.subscriberId) })).status),
+  'ts-deprecated-ignored': tsProbe(async (c) => (await delSubs(c, { subscriberIds: ['a'] })).json.meta),
+  'ts-bad-identifier': tsProbe(async (c) => (await listSubs(c))[0].identifier),
+  'ts-bad-context-keys': tsProbe(async (c) => (await listSubs(c))[0].contextKeys),
+
+  'lp-missing-schema': p(async (c) => 'schema' in (await layoutPreview(c))),
+  'lp-preview-body-not-string': p(async (c) => typeof (await layoutPreview(c)).result.preview.body),
+  'lp-wrong-type': p(async (c) => (await layoutPreview(c)).result.type),
+  'lp-subscriber-dropped': p(async (c) => (await layoutPreview(c)).previewPayloadExample.subscriber.firstName),
+
+  'env-var-list-not-array': evProbe(async (c) => Array.isArray(await varList(c))),
+  'unmasked-secrets': evProbe(async (c) => (await varList(c, '?search=API_TOKEN'))[0].values[0].value),
+  'secret-mask-contains-plaintext': evProbe(async (c) => (await varList(c, '?search=API_TOKEN'))[0].values[0].value),
+  'non-secret-masked': evProbe(async (c) => (await varList(c, '?search=PLAIN'))[0].values[0].value),
+  'env-var-values-single-env': evProbe(async (c) => (await varList(c, '?search=PLAIN'))[0].values.length),
+  'search-case-sensitive': evProbe(async (c) => (await varList(c, '?search=api_tok')).length),
+  'search-prefix-only': evProbe(async (c) => (await varList(c, '?search=TOKEN')).length),
+  'search-length-unchecked': evProbe(async (c) => (await c.get('/v1/environment-variables?search=' + 'a'.repeat(257))).status),
+  'search-limit-off-by-one': evProbe(async (c) => (await c.get('/v1/environment-variables?search=' + 'a'.repeat(256))).status),
+  'search-regex-unescaped': evProbe(async (c) => (await c.get('/v1/environment-variables?search=' + encodeURIComponent('API_(T'))).status),
+
+  'environment-bad-type': p(async (c) => (await envs(c)).map((e) => e.type)),
+  'foreign-organization-listed': p(async (c) => new Set((await envs(c)).map((e) => e._organizationId)).size),
+  'own-environment-missing': p(async (c) => (await envs(c, c.keys.prod)).map((e) => e.type)),
+  'api-keys-leaked': p(async (c) => (await envs(c, c.keys.restricted)).some((e) => e.apiKeys)),
+
+  'pref-global-ignored': prefProbe(async (c) => (await prefs(c, { channels: { email: false } })).json.data.global.channels.email),
+  'pref-slug-not-resolved': prefProbe(async (c, wf) => (await prefs(c, { channels: { email: false }, workflowId: wf.slug })).status),
+  'pref-workflow-update-leaks': prefProbe(async (c) => {
+    const d = (await prefs(c, { channels: { sms: false }, workflowId: 'p1' })).json.data;
+    return d.workflows.find((w: any) => w.workflow.identifier === 'p2').channels.sms;
+  }),
+  'schedule-dropped': prefProbe(async (c) => (await prefs(c, { schedule: schedule('09:00 AM') })).json.data.global.schedule),
+  'schedule-24h-accepted': prefProbe(async (c) => (await prefs(c, { schedule: schedule('13:00') })).status),
+  'pref-invalid-partially-applied': prefProbe(async (c) => {
+    await prefs(c, { channels: { push: false }, schedule: schedule('25:00') });
+    return (await c.get('/v2/subscribers/sub/preferences')).json.data.global.channels.push;
+  }),
+  'pref-non-boolean-accepted': prefProbe(async (c) => (await prefs(c, { channels: { email: 'no' } })).status),
+  'pref-no-overrides': prefProbe(async (c) => (await prefs(c, { channels: { sms: false }, workflowId: 'p1' })).json.data.workflows[0].overrides),
+
+  'trigger-wrong-status': withT(async (c) => (await trig(c, {})).json.data.status),
+  'trigger-200': withT(async (c) => (await trig(c, {})).status),
+  'trigger-missing-transaction-id': withT(async (c) => typeof (await trig(c, {})).json.data.transactionId),
+  'recipient-cap-off': withT(async (c) => (await trig(c, { to: Array.from({ length: 101 }, (_, i) => `r${i}`) })).status),
+  'recipient-cap-off-by-one': withT(async (c) => (await trig(c, { to: Array.from({ length: 100 }, (_, i) => `r${i}`) })).status),
+  'recipient-cap-partial': withT(async (c) => {
+    await trig(c, { to: Array.from({ length: 101 }, (_, i) => ({ subscriberId: `r${i}` })) });
+    return (await c.get('/v2/subscribers/r0')).status;
+  }),
+  'object-recipients-rejected': withT(async (c) => (await trig(c, { to: ['s1', { subscriberId: 'o1', email: 'o@x.io' }] })).status),
+  'transaction-id-not-deduplicated': withT(async (c) => {
+    await trig(c, { to: [{ subscriberId: 'x1' }], transactionId: 'tx' });
+    await trig(c, { to: [{ subscriberId: 'x2' }], transactionId: 'tx' });
+    return (await c.get('/v2/subscribers/x2')).status;
+  }),
+  'transaction-id-not-echoed': withT(async (c) => (await trig(c, { transactionId: 'tx-echo' })).json.data.transactionId),
+  'bridge-url-http-allowed': bridge('http://example.com/bridge'),
+  'bridge-url-loopback-allowed': bridge('https://127.0.0.1/bridge'),
+  'bridge-url-hex-ip-allowed': bridge('https://0x7f000001/bridge'),
+  'bridge-url-private-allowed': bridge('https://192.168.0.10/bridge'),
+  'bridge-url-ipv6-allowed': bridge('https://[::ffff:127.0.0.1]/bridge'),
+  'bridge-url-metadata-allowed': bridge('https://metadata.google.internal/'),
+  'bridge-url-credentials-allowed': bridge('https://user:pass@example.com/'),
+  'bridge-url-ip-echoed': withT(async (c) => (await trig(c, { bridgeUrl: 'https://10.9.8.7/' })).text.includes('10.9.8.7')),
+  'bridge-url-rejected-after-run': withT(async (c) => {
+    await trig(c, { to: [{ subscriberId: 'bx' }], bridgeUrl: 'https://10.0.0.1/' });
+    return (await c.get('/v2/subscribers/bx')).status;
+  }),
+  'payload-validation-off': withT(async (c) => (await trig(c, { payload: { n: 'x' } })).status, schemaWf),
+  'payload-error-wrong-type': withT(async (c) => (await trig(c, { payload: { n: 'x' } })).json.type, schemaWf),
+  'payload-error-missing-schema': withT(async (c) => 'schema' in (await trig(c, { payload: { n: 'x' } })).json, schemaWf),
+  'valid-payload-rejected': withT(async (c) => (await trig(c, { payload: { n: 1 } })).status, schemaWf),
+  'unknown-workflow-processed': withT(async (c) => (await trig(c, { name: 'missing' })).status),
+  'inactive-workflow-processed': withT(async (c) => (await trig(c, {})).json.data.status, { active: false }),
+  'actor-object-rejected': withT(async (c) => (await trig(c, { actor: { subscriberId: 'act', firstName: 'A' } })).status),
+  'tenant-object-rejected': withT(async (c) => (await trig(c, { tenant: { identifier: 'ten', name: 'T' } })).status),
+  'agent-id-null-rejected': withT(async (c) => (await trig(c, { agentId: null })).status),
+  'context-rejected': withT(async (c) => (await trig(c, { context: { tenant: 'acme' } })).status),
+  'empty-to-processed': withT(async (c) => (await trig(c, { to: [] })).json.data.status),
+
+  'wrong-version-prefix': withT(async (c) => (await trig(c, {})).status),
+  'workflows-under-v1': p(async (c) => (await createWf(c)).status),
+  'regional-broken': p(async (c) => (await c.get('/v1/environments', { base: c.ref.regionalBaseUrl! })).status, { regional: true }),
+};
+
+describe('fault catalog', () => {
+  it('every fault names at least one known rule and has a description', () => {
+    for (const [name, f] of Object.entries(FAULTS)) {
+      expect(f.rules.length, name).toBeGreaterThan(0);
+      for (const r of f.rules) expect(Object.keys(CATALOG), name).toContain(r);
+      expect(f.description.length, name).toBeGreaterThan(10);
+    }
+  });
+
+  it('every MUST rule is broken by at least one fault', () => {
+    const covered = new Set<string>(Object.values(FAULTS).flatMap((f) => [...f.rules]));
+    const must = (Object.keys(CATALOG) as RuleId[]).filter((id) => CATALOG[id].level === 'MUST');
+    expect(must.filter((id) => !covered.has(id))).toEqual([]);
+  });
+
+  it('rejects unknown fault names', async () => {
+    const { startReference } = await import('../../reference/index.ts');
+    await expect(startReference({ faults: ['no-such-fault' as FaultName] })).rejects.toThrow(/Unknown fault/);
+  });
+
+  it.each(Object.keys(PROBES) as FaultName[])('%s changes what a client observes', async (fault) => {
+    const probe = PROBES[fault];
+    const faithful = await withReference({ ...probe.options }, probe.run);
+    const faulty = await withReference({ ...probe.options, faults: [fault] }, probe.run);
+    expect(faulty).not.toEqual(faithful);
+  });
+});
