@@ -40,8 +40,8 @@ export class Pipeline {
 
   /** Entry point for both listeners. */
   readonly handle = (req: IncomingMessage, res: ServerResponse, regional: boolean): void => {
-    this.process(req, res, regional).catch((err: unknown) => {
-      if (!res.headersSent) this.sendError(res, req.url ?? '/', 500, 'Internal server error', {}, undefined, err);
+    this.process(req, res, regional).catch(() => {
+      if (!res.headersSent) this.sendError(res, req.url ?? '/', 500, 'Internal server error', {});
       else res.destroy();
     });
   };
@@ -53,7 +53,7 @@ export class Pipeline {
     // why: 414 is answered before anything else and carries no rate-limit or idempotency headers
     if (url.length > MAX_URI_LENGTH) {
       req.resume();
-      return this.sendError(res, url.slice(0, 256), 414, 'URI Too Long', {});
+      return this.sendError(res, url, 414, 'URI Too Long', {});
     }
     if (regional && app.has('regional-broken')) {
       req.resume();
@@ -74,7 +74,7 @@ export class Pipeline {
     }
 
     const headers: Record<string, string> = {};
-    const rawKey = idempotency || app.has('idempotency-ignored') ? headerValue(req.headers['idempotency-key']) : undefined;
+    const rawKey = idempotency ? headerValue(req.headers['idempotency-key']) : undefined;
     if (rawKey !== undefined && !app.has('no-idempotency-key-echo')) headers['Idempotency-Key'] = rawKey;
 
     const auth = authenticate(app, headerValue(req.headers.authorization));
@@ -115,7 +115,7 @@ export class Pipeline {
     try {
       body = await readJsonBody(req, route.maxBody ?? DEFAULT_MAX_BODY, app.has('500-without-errorId'));
     } catch (e) {
-      if (e instanceof CrashError) return this.sendError(res, url, 500, 'Internal server error', headers, undefined, e);
+      if (e instanceof CrashError) return this.sendError(res, url, 500, 'Internal server error', headers);
       peek();
       if (e instanceof HttpError) {
         if (e.status === 413) headers['Connection'] = 'close';
@@ -153,17 +153,9 @@ export class Pipeline {
       }
     }
 
-    if (limiter && !app.has('no-ratelimit-headers')) {
+    if (limiter) {
       const d: RateLimitDecision = limiter.consume(envId, route.category, cost, bulk);
-      Object.assign(headers, d.headers);
-      if (!d.allowed) {
-        if (idemApplies) idempotency!.release(rawKey!);
-        if (!app.has('no-retry-after')) headers['Retry-After'] = d.retryAfter;
-        return this.sendError(res, url, 429, 'API rate limit exceeded', headers);
-      }
-    } else if (limiter) {
-      // why: the no-ratelimit-headers fault hides the headers but keeps enforcing
-      const d = limiter.consume(envId, route.category, cost, bulk);
+      if (!app.has('no-ratelimit-headers')) Object.assign(headers, d.headers);
       if (!d.allowed) {
         if (idemApplies) idempotency!.release(rawKey!);
         if (!app.has('no-retry-after')) headers['Retry-After'] = d.retryAfter;
@@ -187,15 +179,12 @@ export class Pipeline {
       app,
     };
     let result: HandlerResult;
-    let errorId: string | undefined;
     try {
       const r = route.handler(ctx);
       result = r instanceof Promise ? await r : r;
     } catch (e) {
       result = this.errorResult(url, e);
-      errorId = result.status === 500 ? String((result.body as Record<string, unknown>).errorId ?? '') : undefined;
     }
-    void errorId;
     if (result.headers) Object.assign(headers, result.headers);
     const text = result.body === undefined ? undefined : JSON.stringify(result.body);
     if (idemApplies) {
@@ -217,11 +206,11 @@ export class Pipeline {
   private errorResult(url: string, e: unknown): HandlerResult {
     if (e instanceof ValidationError) return { status: 422, body: this.errorBody(422, url, e.message, { errors: e.errors }) };
     if (e instanceof HttpError) return { status: e.status, body: this.errorBody(e.status, url, e.message, e.extra), ...(e.headers ? { headers: e.headers } : {}) };
-    return { status: 500, body: this.errorBody(500, url, 'Internal server error', undefined, e) };
+    return { status: 500, body: this.errorBody(500, url, 'Internal server error') };
   }
 
   /** The common error body (plus extras); the ERR faults bend it here. */
-  errorBody(status: number, url: string, message: unknown, extra?: Record<string, unknown>, cause?: unknown): Record<string, unknown> {
+  errorBody(status: number, url: string, message: unknown, extra?: Record<string, unknown>): Record<string, unknown> {
     const { app } = this.o;
     const body: Record<string, unknown> = {
       statusCode: app.has('error-status-code-mismatch') ? String(status) : status,
@@ -237,7 +226,6 @@ export class Pipeline {
       body.errors = Object.entries(errs).flatMap(([f, v]) => v.messages.map((m) => `${f}: ${m}`));
     }
     if (status === 500 && !app.has('500-without-errorId')) body.errorId = randomUUID();
-    void cause;
     return body;
   }
 
@@ -248,9 +236,8 @@ export class Pipeline {
     message: unknown,
     headers: Record<string, string>,
     extra?: Record<string, unknown>,
-    cause?: unknown,
   ): void {
-    this.write(res, status, JSON.stringify(this.errorBody(status, url, message, extra, cause)), headers);
+    this.write(res, status, JSON.stringify(this.errorBody(status, url, message, extra)), headers);
   }
 
   private write(res: ServerResponse, status: number, text: string | undefined, headers: Record<string, string>): void {

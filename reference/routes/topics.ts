@@ -1,7 +1,7 @@
 // Topics and topic subscriptions: create/delete topics, subscribe, list, delete subscriptions (partial success).
 import type { App, RequestContext, RouteDef } from '../context.ts';
 import { objectBody, ok } from '../context.ts';
-import { FieldErrors, HttpError, notFound } from '../errors.ts';
+import { FieldErrors, notFound } from '../errors.ts';
 import type { EnvironmentState, Subscription, Topic } from '../store.ts';
 import { isPlainObject, nowIso, objectId } from '../util.ts';
 import { optObject, optString, reqString } from '../validate.ts';
@@ -131,7 +131,7 @@ interface DeleteEntry {
 }
 
 function deleteSubscriptions(ctx: RequestContext) {
-  const { app, env } = ctx;
+  const { app } = ctx;
   const b = objectBody(ctx);
   const errs = new FieldErrors();
   const entries: DeleteEntry[] = [];
@@ -184,7 +184,6 @@ function deleteSubscriptions(ctx: RequestContext) {
   const allFailed = entries.length > 0 && errors.length === entries.length;
   const partial = errors.length > 0 && !allFailed;
   const status = allFailed || (partial && app.has('ts-partial-400')) ? 400 : 200;
-  void env;
   return { status, body: { data, meta, errors } };
 }
 
@@ -233,4 +232,3 @@ export function topicRoutes(): RouteDef[] {
   ];
 }
 
-export { HttpError };
