@@ -6,7 +6,7 @@ import type { Layout } from '../store.ts';
 import { SLUG_PATTERN, isPlainObject, nowIso, objectId } from '../util.ts';
 import { reqString } from '../validate.ts';
 
-const STRING_FIELDS = ['_id', 'firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'lastOnlineAt', 'subscriberId'] as const;
+const STRING_FIELDS = ['_id', 'firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'lastOnlineAt'] as const;
 const CREDENTIAL_STRINGS = ['webhookUrl', 'channel', 'alertUid', 'title', 'imageUrl', 'state', 'externalUrl'] as const;
 
 const DEFAULT_BODY = '<html><head><meta charset="utf-8"></head><body><div>{{content}}</div></body></html>';
@@ -143,7 +143,7 @@ function preview(ctx: RequestContext) {
   const layout = ctx.env.layouts.get(ctx.params.layoutId!);
   if (!layout) throw notFound(`Layout "${ctx.params.layoutId}"`);
   const defaults: Record<string, unknown> = {
-    subscriberId: 'preview-subscriber',
+    _id: 'preview-subscriber',
     firstName: 'John',
     lastName: 'Doe',
     email: 'john.doe@example.com',

@@ -2,7 +2,7 @@
 import type { App, RequestContext, RouteDef } from '../context.ts';
 import { objectBody, ok } from '../context.ts';
 import { FieldErrors, notFound } from '../errors.ts';
-import type { EnvironmentState, Subscription, Topic } from '../store.ts';
+import type { EnvironmentState, Subscriber, Subscription, Topic } from '../store.ts';
 import { isPlainObject, nowIso, objectId } from '../util.ts';
 import { optObject, optString, reqString } from '../validate.ts';
 
@@ -18,20 +18,23 @@ function topicDto(t: Topic): Record<string, unknown> {
   return { _id: t._id, key: t.key, name: t.name, createdAt: t.createdAt, updatedAt: t.updatedAt };
 }
 
+/** The spec types these as strings, so unset profile fields are omitted rather than null. */
+function subscriberSummary(subscriberId: string, s: Subscriber | undefined): Record<string, string> {
+  const out: Record<string, string> = { _id: s?._id ?? '', subscriberId };
+  for (const f of ['avatar', 'firstName', 'lastName', 'email'] as const) {
+    const v = s?.[f];
+    if (typeof v === 'string') out[f] = v;
+  }
+  return out;
+}
+
 export function subscriptionDto(app: App, env: EnvironmentState, t: Topic, sub: Subscription): Record<string, unknown> {
   const s = env.subscribers.get(sub.subscriberId);
   return {
     _id: sub._id,
     identifier: sub.identifier,
     topic: { _id: t._id, key: t.key, name: t.name, data: t.data },
-    subscriber: {
-      _id: s?._id ?? '',
-      subscriberId: sub.subscriberId,
-      avatar: s?.avatar ?? null,
-      firstName: s?.firstName ?? null,
-      lastName: s?.lastName ?? null,
-      email: s?.email ?? null,
-    },
+    subscriber: subscriberSummary(sub.subscriberId, s),
     contextKeys: app.has('ts-bad-context-keys') ? ['default'] : [],
     createdAt: sub.createdAt,
     updatedAt: sub.updatedAt,
