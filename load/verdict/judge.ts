@@ -1,0 +1,52 @@
+// One verdict per RL rule from recorded timelines, whichever engine recorded them.
+import { isRuleId, requirement } from '../../requirements/index.ts';
+import type { RuleTest, Verdict } from '../../harness/report/verdicts.ts';
+import type { Timeline } from '../timeline/format.ts';
+import { bulkSubscribersRate, otherCategoriesUnthrottled } from './category-checks.ts';
+import { contextOf } from './context.ts';
+import { remainingFallsByCost, throttledWellFormed } from './header-checks.ts';
+import { burstBound, convergence, declaredRate, noThrottling } from './trigger-limit-checks.ts';
+
+export interface LoadRuleVerdict {
+  id: string;
+  level: 'MUST' | 'SHOULD' | 'INFO';
+  verdict: Verdict;
+  tests: RuleTest[];
+}
+
+export const LOAD_RULES = ['RL-03', 'RL-04', 'RL-05', 'RL-06', 'RL-08'] as const;
+
+export function judgeTimelines(timelines: Timeline[], expectedRps: number): LoadRuleVerdict[] {
+  const tests: RuleTest[] = [];
+  let declaredChecked = false;
+  for (const tl of timelines) {
+    const ctx = contextOf(tl, expectedRps);
+    const expects = new Set(tl.plan.phases.flatMap((p) => p.expect));
+    if (!declaredChecked && Object.values(tl.routes).some((r) => r.category === 'trigger' && r.policies.length > 0)) {
+      tests.push(...declaredRate(ctx));
+      declaredChecked = true;
+    }
+    if (expects.has('within-burst-bound')) tests.push(...burstBound(ctx));
+    for (const phase of tl.plan.phases) {
+      if (phase.expect.includes('converges-to-limit')) tests.push(...convergence(ctx, phase));
+      if (phase.expect.includes('no-429')) tests.push(...noThrottling(ctx, phase));
+      if (phase.expect.includes('other-categories-unthrottled')) tests.push(...otherCategoriesUnthrottled(ctx, phase));
+      if (phase.expect.includes('bulk-subscribers-2rps')) tests.push(...bulkSubscribersRate(ctx, phase));
+    }
+    if (expects.has('remaining-falls-by-cost')) tests.push(...remainingFallsByCost(ctx));
+    if (expects.has('throttled-well-formed')) tests.push(...throttledWellFormed(ctx));
+  }
+  return LOAD_RULES.map((id) => {
+    const own = tests.filter((t) => t.name.endsWith(`[${id}]`));
+    const level = isRuleId(id) ? requirement(id).level : 'MUST';
+    return { id, level, verdict: decide(level, own), tests: own };
+  }).filter((r) => r.tests.length > 0);
+}
+
+/** Same decision as the functional report: a failed MUST test fails the rule, a failed SHOULD test warns. */
+export function decide(level: LoadRuleVerdict['level'], tests: RuleTest[]): Verdict {
+  if (tests.some((t) => t.status === 'failed')) return level === 'MUST' && tests.some((t) => t.status === 'failed' && t.level !== 'SHOULD') ? 'fail' : 'warn';
+  if (tests.some((t) => t.status === 'passed')) return 'pass';
+  if (tests.length > 0 && tests.every((t) => t.status === 'not-applicable')) return 'not-applicable';
+  return 'not-verified';
+}
