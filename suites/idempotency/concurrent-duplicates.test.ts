@@ -1,0 +1,65 @@
+import { expect } from 'vitest';
+import { conformance } from '../../harness/conformance/conformance.ts';
+import { expectErrorResponse } from '../../harness/checks/error-body.ts';
+import type { ApiClient, ApiResponse } from '../../harness/http/api-client.ts';
+import type { IdFactory } from '../../harness/conformance/ids.ts';
+import type { Provisioner } from '../../fixtures/provision.ts';
+import { TRIGGER_PATH } from '../trigger/trigger-effects.ts';
+import { freshKey, isReplay, withKey } from './keys.ts';
+
+const DUPLICATES = 24;
+
+interface Race {
+  fresh: ApiResponse[];
+  replays: ApiResponse[];
+  conflicts: ApiResponse[];
+  other: ApiResponse[];
+}
+
+/**
+ * Sends DUPLICATES identical keyed triggers released together: every request is built first, then all are
+ * fired in one tick. A trigger has no conflict of its own, so every 409 here comes from the idempotency layer.
+ */
+async function race(api: ApiClient, ids: IdFactory, provision: Provisioner): Promise<Race> {
+  const workflow = await provision.workflow();
+  const subscriber = await provision.subscriber();
+  const key = freshKey(ids);
+  const body = { name: workflow.workflowId, to: [subscriber.subscriberId], payload: { race: key } };
+  const requests = Array.from({ length: DUPLICATES }, () => () => api.post(TRIGGER_PATH, body, withKey(key)));
+  const responses = await Promise.all(requests.map((send) => send()));
+  const ok = (r: ApiResponse) => r.status >= 200 && r.status < 300;
+  return {
+    fresh: responses.filter((r) => ok(r) && !isReplay(r)),
+    replays: responses.filter((r) => ok(r) && isReplay(r)),
+    conflicts: responses.filter((r) => r.status === 409),
+    other: responses.filter((r) => !ok(r) && r.status !== 409),
+  };
+}
+
+const tally = (r: Race) => `${r.fresh.length} fresh, ${r.replays.length} replays, ${r.conflicts.length} × 409, other: [${r.other.map((o) => o.status).join(', ')}]`;
+
+conformance('IDEM-03', `${DUPLICATES} concurrent duplicates of a keyed trigger yield one fresh result, the rest replays or 409`, async ({ api, ids, provision }) => {
+  const result = await race(api, ids, provision);
+  expect(result.other, `each duplicate must get the replay (2xx) or 409; got ${tally(result)}`).toEqual([]);
+  expect(result.fresh.length, `exactly one of ${DUPLICATES} concurrent duplicates is processed (2xx without Idempotency-Replay); got ${tally(result)}`).toBe(1);
+  const [processed] = result.fresh;
+  for (const replay of result.replays) {
+    expect(replay.status, 'a replay carries the processed request’s status').toBe(processed!.status);
+    expect(replay.json, 'a replay carries the processed request’s body (one run, one transactionId)').toEqual(processed!.json);
+  }
+  for (const conflict of result.conflicts) expectErrorResponse(conflict, 409, 'a duplicate that arrives while the first is processed');
+});
+
+conformance(
+  'IDEM-03',
+  'a 409 for an in-flight duplicate carries Retry-After',
+  async ({ api, ids, provision, notVerified }) => {
+    const result = await race(api, ids, provision);
+    if (result.conflicts.length === 0) notVerified(`no duplicate arrived while the first was processed (${tally(result)}): the target finished before the others arrived`);
+    for (const conflict of result.conflicts) {
+      expectErrorResponse(conflict, 409, 'a duplicate that arrives while the first is processed');
+      expect(conflict.headers['retry-after'], 'the deployed service answers an in-flight duplicate with Retry-After: 1 (seconds)').toMatch(/^\d+$/);
+    }
+  },
+  { level: 'SHOULD' },
+);

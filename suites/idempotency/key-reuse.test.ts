@@ -1,0 +1,30 @@
+import { expect } from 'vitest';
+import { conformance } from '../../harness/conformance/conformance.ts';
+import { expectSuccess, removeAfterwards } from './eight-operations.ts';
+import { freshKey, withKey } from './keys.ts';
+
+conformance('IDEM-05', 'a key reused for a different workflow body gets 422 and creates nothing', async ({ api, ids, cleanup }) => {
+  const key = freshKey(ids);
+  const [firstId, secondId] = [ids.slug('wf'), ids.slug('wf')];
+  for (const id of [firstId, secondId]) removeAfterwards(api, cleanup, `workflow ${id}`, `/v2/workflows/${id}`);
+  const bodyOf = (workflowId: string) => ({ name: `conformance ${workflowId}`, workflowId, steps: [] });
+
+  expectSuccess(await api.post('/v2/workflows', bodyOf(firstId), withKey(key)), 'the first keyed workflow creation');
+  const reused = await api.post('/v2/workflows', bodyOf(secondId), withKey(key));
+  expect(reused.status, `the same idempotency-key with a different body must get 422, got ${reused.status}: ${reused.text.slice(0, 300)}`).toBe(422);
+  const read = await api.get(`/v2/workflows/${secondId}`);
+  expect(read.status, 'the request rejected for its reused key must not have created its workflow').toBe(404);
+});
+
+conformance('IDEM-05', 'a key reused for a different preference update gets 422 and changes nothing', async ({ api, ids, provision }) => {
+  const subscriber = await provision.subscriber();
+  const path = `/v2/subscribers/${subscriber.subscriberId}/preferences`;
+  const key = freshKey(ids);
+
+  expectSuccess(await api.patch(path, { channels: { email: false } }, withKey(key)), 'the first keyed preference update');
+  const reused = await api.patch(path, { channels: { sms: false } }, withKey(key));
+  expect(reused.status, `the same idempotency-key with a different body must get 422, got ${reused.status}: ${reused.text.slice(0, 300)}`).toBe(422);
+  const read = await api.get(path);
+  expect(read.status, 'reading the preferences back').toBe(200);
+  expect(read.data?.global?.channels?.sms, 'the PATCH rejected for its reused key must not have switched sms off').toBe(true);
+});

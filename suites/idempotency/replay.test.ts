@@ -1,0 +1,70 @@
+import { expect } from 'vitest';
+import { conformance } from '../../harness/conformance/conformance.ts';
+import { settle } from '../../harness/eventually.ts';
+import type { ApiResponse } from '../../harness/http/api-client.ts';
+import { expectTriggered, freshRecipients, lastTriggeredAt, subscriberExists, TRIGGER_PATH } from '../trigger/trigger-effects.ts';
+import { expectSuccess, removeAfterwards } from './eight-operations.ts';
+import { freshKey, isReplay, withKey } from './keys.ts';
+
+/** IDEM-02's wire part: the repeat answers with the cached status and body, marked as a replay. */
+function expectReplayOf(replay: ApiResponse, original: ApiResponse, what: string): void {
+  expect(isReplay(original), `the first ${what} was processed, so it must not be marked Idempotency-Replay (got "${original.headers['idempotency-replay']}")`).toBe(false);
+  expect(replay.status, `the repeated ${what} must return the cached status ${original.status}`).toBe(original.status);
+  expect(replay.json, `the repeated ${what} must return a body equal to the first response's`).toEqual(original.json);
+  expect(replay.headers['idempotency-replay'], `the repeated ${what} must carry Idempotency-Replay: true`).toBe('true');
+}
+
+conformance('IDEM-02', 'a repeated keyed workflow creation replays the 201 and creates one workflow', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  removeAfterwards(api, cleanup, `workflow ${workflowId}`, `/v2/workflows/${workflowId}`);
+  const body = { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'in-app', type: 'in_app' }] };
+  const key = freshKey(ids);
+
+  const first = await api.post('/v2/workflows', body, withKey(key));
+  expectSuccess(first, 'the first workflow creation');
+  // Processed a second time, this request would be a duplicate workflowId (409 or 400), not a 201.
+  const repeat = await api.post('/v2/workflows', body, withKey(key));
+  expectReplayOf(repeat, first, 'workflow creation');
+
+  const read = await api.get(`/v2/workflows/${workflowId}`);
+  expect(read.status, 'the workflow created once is readable').toBe(200);
+  expect(read.data?._id, 'the one stored workflow is the one the first response described').toBe(first.data?._id);
+});
+
+conformance('IDEM-02', 'a repeated keyed trigger replays the response and runs the workflow once', async ({ api, ids, provision, target }) => {
+  const workflow = await provision.workflow();
+  const [recipient] = freshRecipients(ids, provision, 1, 'idem-rcpt');
+  const body = { name: workflow.workflowId, to: [recipient!] };
+  const key = freshKey(ids);
+
+  const first = await api.post(TRIGGER_PATH, body, withKey(key));
+  expectSuccess(first, 'the first trigger');
+  // Positive control: the run's effects are observable, so their absence after the replay means something.
+  await expectTriggered({ api, target }, [recipient!.subscriberId], 'the first keyed trigger');
+  const triggeredAt = await lastTriggeredAt(api, workflow);
+  const removed = await api.delete(`/v2/subscribers/${recipient!.subscriberId}`);
+  expectSuccess(removed, 'removing the recipient the first run created (so a second run would show)');
+
+  const repeat = await api.post(TRIGGER_PATH, body, withKey(key));
+  await settle(target.timeouts.settleMs);
+  expect(await subscriberExists(api, recipient!.subscriberId), 'a replayed trigger must not run again, yet the recipient object was created anew').toBe(false);
+  expect(await lastTriggeredAt(api, workflow), "a replayed trigger must not run again, yet the workflow's lastTriggeredAt changed").toEqual(triggeredAt);
+  expectReplayOf(repeat, first, 'trigger');
+});
+
+conformance('IDEM-02', 'a repeated keyed preference update replays the response and is not applied again', async ({ api, ids, provision }) => {
+  const subscriber = await provision.subscriber();
+  const path = `/v2/subscribers/${subscriber.subscriberId}/preferences`;
+  const key = freshKey(ids);
+
+  const first = await api.patch(path, { channels: { email: false } }, withKey(key));
+  expectSuccess(first, 'the first keyed preference update');
+  // Undo the change without a key: a repeat that is applied again would switch email off once more.
+  expectSuccess(await api.patch(path, { channels: { email: true } }), 'switching email back on (no key)');
+
+  const repeat = await api.patch(path, { channels: { email: false } }, withKey(key));
+  const read = await api.get(path);
+  expect(read.status, 'reading the preferences back').toBe(200);
+  expect(read.data?.global?.channels?.email, 'a replayed PATCH must not be applied again: global email must stay true').toBe(true);
+  expectReplayOf(repeat, first, 'preference update');
+});
