@@ -1,0 +1,62 @@
+// Merging load verdicts into conformance.json: RL rules gain the load tests, verdicts and summary are recomputed.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { buildReport, writeReport, type ConformanceReport } from '../../harness/report/conformance-report.ts';
+import { computeVerdicts } from '../../harness/report/verdicts.ts';
+import { mergeIntoReport, mergeReport } from '../../load/merge-into-report.ts';
+import type { LoadRuleVerdict } from '../../load/verdict/judge.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'load-merge-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function report(rateLimiting = true): ConformanceReport {
+  return buildReport({
+    target: { baseUrl: 'http://127.0.0.1:1', embeddedReference: true, faults: [] },
+    startedAt: new Date(0),
+    finishedAt: new Date(1000),
+    requirements: computeVerdicts([], { idempotency: true, rateLimiting }),
+    leaks: [],
+    errors: [],
+  });
+}
+
+const test_ = (name: string, status: 'passed' | 'failed') => ({ name: `load trigger-limit (node): ${name} [RL-05]`, status, durationMs: 10 });
+const verdicts = (status: 'passed' | 'failed'): LoadRuleVerdict[] => [{ id: 'RL-05', level: 'MUST', verdict: status === 'passed' ? 'pass' : 'fail', tests: [test_('converges', status)] }];
+
+describe('merge of load verdicts into conformance.json', () => {
+  test('a failed load test fails its MUST rule and the summary follows', () => {
+    const merged = mergeReport(report(), verdicts('failed'));
+    const rl05 = merged.requirements.find((r) => r.id === 'RL-05')!;
+    expect(rl05.verdict).toBe('fail');
+    expect(rl05.tests.map((t) => t.status)).toEqual(['failed']);
+    expect(merged.summary.verdict).toBe('non-conformant');
+    expect(merged.summary.counts.MUST.fail).toBe(1);
+    expect(merged.summary.tests).toMatchObject({ total: 1, failed: 1 });
+    const perLevel = Object.values(merged.summary.counts.MUST).reduce((a, b) => a + b, 0);
+    expect(perLevel).toBe(merged.requirements.filter((r) => r.level === 'MUST').length);
+  });
+
+  test('a passed load test turns a not-verified rule into pass; merging twice replaces, not duplicates', () => {
+    const once = mergeReport(report(), verdicts('failed'));
+    const twice = mergeReport(once, verdicts('passed'));
+    const rl05 = twice.requirements.find((r) => r.id === 'RL-05')!;
+    expect(rl05.verdict).toBe('pass');
+    expect(rl05.tests).toHaveLength(1);
+    expect(twice.summary.verdict).toBe('conformant');
+  });
+
+  test('rules of a target that declares rate limiting off stay not-applicable', () => {
+    const merged = mergeReport(report(false), verdicts('failed'));
+    expect(merged.requirements.find((r) => r.id === 'RL-05')!.verdict).toBe('not-applicable');
+  });
+
+  test('mergeIntoReport rewrites DIR/conformance.json and skips a missing one', () => {
+    expect(mergeIntoReport(join(dir, 'absent'), verdicts('failed'))).toBeUndefined();
+    writeReport(dir, report());
+    expect(mergeIntoReport(dir, verdicts('failed'))).toBe(join(dir, 'conformance.json'));
+    const onDisk = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+    expect(onDisk.requirements.find((r) => r.id === 'RL-05')!.verdict).toBe('fail');
+  });
+});
