@@ -68,14 +68,13 @@ export class Pipeline {
       req.resume();
       return this.sendError(res, url, 400, e instanceof Error ? e.message : 'Bad request', {});
     }
-    if (match.kind === 'not-found') {
-      req.resume();
-      return this.sendError(res, url, 404, `Cannot ${method} ${path}`, {});
-    }
-
     const headers: Record<string, string> = {};
     const rawKey = idempotency ? headerValue(req.headers['idempotency-key']) : undefined;
     if (rawKey !== undefined && !app.has('no-idempotency-key-echo')) headers['Idempotency-Key'] = rawKey;
+    if (match.kind === 'not-found') {
+      req.resume();
+      return this.sendError(res, url, 404, `Cannot ${method} ${path}`, headers);
+    }
 
     const auth = authenticate(app, headerValue(req.headers.authorization));
     if (!auth) {
