@@ -28,6 +28,8 @@ export function responseJson(e: Exchange): unknown {
 const json = responseJson;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const status = (e: Exchange) => e.status ?? 0;
+const isDeleteSubscriptionsResult = (e: Exchange) =>
+  e.method === 'DELETE' && /\/v2\/topics\/[^/]+\/subscriptions$/.test(new URL(e.url).pathname) && isObject(json(e)) && 'meta' in (json(e) as object);
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'];
 const nonNegativeInteger = (v: string | undefined) => v !== undefined && /^\d+$/.test(v.trim());
 
@@ -47,7 +49,8 @@ function commonBodyProblem(e: Exchange, body: Record<string, unknown>): string |
 export const PASSIVE_CHECKS: readonly PassiveCheck[] = [
   {
     rule: 'ERR-01',
-    applies: (e) => status(e) >= 400 && ![422, 429, 503].includes(status(e)) && isObject(json(e)),
+    // The delete-topic-subscriptions 400 carries its result body instead (TS-08), so it is not an error body.
+    applies: (e) => status(e) >= 400 && ![422, 429, 503].includes(status(e)) && isObject(json(e)) && !isDeleteSubscriptionsResult(e),
     check: (e) => {
       const problem = commonBodyProblem(e, json(e) as Record<string, unknown>);
       return problem && `${status(e)} body is not the common error body: ${problem}`;

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config-error.ts';
 import { SUITE_VERSION } from '../suite-info.ts';
 import { EXIT, UsageError } from './cli-error.ts';
+import { registerProve } from './commands/prove.ts';
 import { registerReference } from './commands/reference.ts';
 import { registerRun } from './commands/run.ts';
 import { registerValidate } from './commands/validate.ts';
@@ -17,6 +18,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
   registerRun(program, env, (code) => (exitCode = code));
   registerReference(program);
   registerValidate(program, (code) => (exitCode = code));
+  registerProve(program, env, (code) => (exitCode = code));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -41,8 +41,10 @@ export function conformance(
 ): void {
   const ids: RuleId[] = typeof rules === 'string' ? [rules] : [...rules];
   const profile = inject('target');
+  // Tests wait on the network, not the CPU, so they run concurrently; rate-limit tests never do (shared buckets).
+  const register = ids.every((id) => requirement(id).area === 'RL') ? conformanceTest : conformanceTest.concurrent;
   // Vitest reads the fixtures a test uses from its destructuring pattern, so every fixture is named here.
-  conformanceTest(`${title} [${ids.join(', ')}]`, { timeout: options.timeoutMs ?? profile.timeouts.testMs }, async ({ task, skip: vitestSkip, api, target, ids: idFactory, cleanup, provision }) => {
+  register(`${title} [${ids.join(', ')}]`, { timeout: options.timeoutMs ?? profile.timeouts.testMs }, async ({ task, skip: vitestSkip, api, target, ids: idFactory, cleanup, provision }) => {
     const ctx = { task, skip: vitestSkip, api, target, ids: idFactory, cleanup, provision };
     const meta: ConformanceMeta = { rules: ids, ...(options.level ? { level: options.level } : {}) };
     ctx.task.meta.conformance = meta;

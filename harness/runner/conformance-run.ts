@@ -1,5 +1,4 @@
 // One whole conformance run: target (given or embedded) → pre-flight → suites → verdicts → conformance.json.
-import { randomBytes } from 'node:crypto';
 import type { FaultName } from '../../reference/index.ts';
 import type { Settings } from '../config/settings.ts';
 import { ApiClient, ExchangeFailed } from '../http/api-client.ts';
@@ -7,6 +6,7 @@ import { closeTransport } from '../http/transport.ts';
 import { buildReport, writeReport, type ConformanceReport } from '../report/conformance-report.ts';
 import { computeVerdicts } from '../report/verdicts.ts';
 import type { TargetProfile } from '../target-profile.ts';
+import { toProfile } from './profile.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from './embedded-target.ts';
 import { runSuites } from './run-suites.ts';
 import type { TestRecord } from './test-record.ts';
@@ -34,7 +34,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     io.log(describeTarget(profile, settings));
     await preflight(profile, io);
 
-    const run = await runSuites({ profile, ...(files ? { files } : {}), ...(io.onRecord ? { onRecord: io.onRecord } : {}) });
+    const run = await runSuites(profile, { ...(files ? { files } : {}), ...(io.onRecord ? { onRecord: io.onRecord } : {}) });
     const requirements = computeVerdicts(run.records, settings.features);
     const report = buildReport({
       target: {
@@ -55,27 +55,6 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     await closeTransport();
     await embedded?.reference.close();
   }
-}
-
-function toProfile(settings: Settings, embedded: EmbeddedTarget | undefined): TargetProfile {
-  const { target } = settings;
-  const regional = target.regionalBaseUrl ?? embedded?.reference.regionalBaseUrl;
-  const keys = embedded?.keys ?? {
-    primary: target.apiKey!,
-    ...(target.secondaryApiKey ? { secondary: target.secondaryApiKey } : {}),
-    ...(target.restrictedApiKey ? { restricted: target.restrictedApiKey } : {}),
-  };
-  return {
-    baseUrl: (target.baseUrl ?? embedded!.reference.baseUrl).replace(/\/$/, ''),
-    ...(regional ? { regionalBaseUrl: regional.replace(/\/$/, '') } : {}),
-    keys,
-    features: settings.features,
-    timeouts: settings.timeouts,
-    limits: settings.limits,
-    runPrefix: `cft-${randomBytes(3).toString('hex')}`,
-    rules: settings.run.rules,
-    embeddedReference: embedded !== undefined,
-  };
 }
 
 function describeTarget(profile: TargetProfile, settings: Settings): string {

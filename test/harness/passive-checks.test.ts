@@ -62,3 +62,10 @@ describe('passive checks', () => {
     expect(verdict('IDEM-04', exchange(201, {}, keyed))).toContain('carries none');
   });
 });
+
+describe('ERR-01 and the delete-topic-subscriptions result', () => {
+  it('does not mistake the 400 result body of an all-failed delete for an error body', () => {
+    const e = exchange(400, { data: [], meta: { totalCount: 1, successful: 0, failed: 1 }, errors: [] }, { method: 'DELETE', url: 'http://127.0.0.1:1/v2/topics/t/subscriptions' });
+    expect(verdict('ERR-01', e)).toBe('n/a');
+  });
+});

@@ -1,0 +1,38 @@
+// `conformance prove`: the fault × rule kill table — shows every test can fail, and the clean reference passes.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { FAULTS, type FaultName } from '../../../reference/index.ts';
+import { resolveSettings } from '../../config/resolve-settings.ts';
+import { proveFaults } from '../../runner/fault-proof.ts';
+import { collect } from '../options.ts';
+import { parseFaults } from './reference.ts';
+
+export function registerProve(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
+  program
+    .command('prove')
+    .description('run each rule’s tests against the reference with each fault that breaks it; every fault must be caught')
+    .option('--fault <name>', 'only this fault (repeatable); default: the whole catalog', collect, [])
+    .option('--report-dir <dir>', 'where fault-proof.json is written', 'reports')
+    .action(async (opts: { fault: string[]; reportDir: string }) => {
+      const faults = opts.fault.length > 0 ? parseFaults(opts.fault) : (Object.keys(FAULTS) as FaultName[]);
+      const settings = resolveSettings({ env, flags: { 'run.reportDir': opts.reportDir } });
+      const print = (line: string) => process.stdout.write(`${line}\n`);
+      const started = Date.now();
+      const proof = await proveFaults(settings, faults, print);
+      mkdirSync(opts.reportDir, { recursive: true });
+      const file = join(opts.reportDir, 'fault-proof.json');
+      writeFileSync(file, `${JSON.stringify(proof, null, 2)}\n`);
+
+      const survivors = proof.rows.filter((r) => !r.killed);
+      print('');
+      for (const fp of proof.falsePositives) print(`FALSE POSITIVE on the clean reference: ${fp.id} is ${fp.verdict}`);
+      for (const r of survivors) print(`SURVIVED: ${r.fault} (${r.description}) — ${r.rules.map((x) => `${x.id}=${x.verdict}`).join(', ')}`);
+      if (proof.uncoveredMustRules.length > 0) print(`MUST rules no fault breaks: ${proof.uncoveredMustRules.join(', ')}`);
+      for (const e of proof.errors) print(`ERROR ${e}`);
+      const ok = survivors.length === 0 && proof.falsePositives.length === 0 && proof.uncoveredMustRules.length === 0 && proof.errors.length === 0;
+      print(`${proof.rows.length - survivors.length} of ${proof.rows.length} faults killed; ${proof.falsePositives.length} false positives; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      print(`Kill table: ${file}`);
+      setExit(ok ? 0 : 1);
+    });
+}

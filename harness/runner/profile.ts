@@ -1,0 +1,26 @@
+// Settings (+ the embedded reference, when no target is given) → the TargetProfile every test receives.
+import { randomBytes } from 'node:crypto';
+import type { Settings } from '../config/settings.ts';
+import type { TargetProfile } from '../target-profile.ts';
+import type { EmbeddedTarget } from './embedded-target.ts';
+
+export function toProfile(settings: Settings, embedded: EmbeddedTarget | undefined): TargetProfile {
+  const { target } = settings;
+  const regional = target.regionalBaseUrl ?? embedded?.reference.regionalBaseUrl;
+  const keys = embedded?.keys ?? {
+    primary: target.apiKey!,
+    ...(target.secondaryApiKey ? { secondary: target.secondaryApiKey } : {}),
+    ...(target.restrictedApiKey ? { restricted: target.restrictedApiKey } : {}),
+  };
+  return {
+    baseUrl: (target.baseUrl ?? embedded!.reference.baseUrl).replace(/\/$/, ''),
+    ...(regional ? { regionalBaseUrl: regional.replace(/\/$/, '') } : {}),
+    keys,
+    features: settings.features,
+    timeouts: settings.timeouts,
+    limits: settings.limits,
+    runPrefix: `cft-${randomBytes(3).toString('hex')}`,
+    rules: settings.run.rules,
+    embeddedReference: embedded !== undefined,
+  };
+}
