@@ -3,7 +3,8 @@ import type { FaultName } from '../../reference/index.ts';
 import type { Settings } from '../config/settings.ts';
 import { ApiClient, ExchangeFailed } from '../http/api-client.ts';
 import { closeTransport } from '../http/transport.ts';
-import { buildReport, writeReport, type ConformanceReport } from '../report/conformance-report.ts';
+import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
+import { writeReports } from '../report/write-reports.ts';
 import { computeVerdicts } from '../report/verdicts.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import { toProfile } from './profile.ts';
@@ -49,7 +50,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
       leaks: run.records.flatMap((r) => r.leaks.map((l) => `${r.name}: ${l}`)),
       errors: run.errors,
     });
-    const reportFile = writeReport(settings.run.reportDir, report);
+    const reportFile = writeReports(settings.run.reportDir, report, run.records).conformanceJson;
     return { report, reportFile, exitCode: report.summary.verdict === 'conformant' ? 0 : 1 };
   } finally {
     await closeTransport();
