@@ -1,0 +1,43 @@
+// Against the embedded reference with the short profile (200/s, w=1): clean passes; each rate-limit fault fails its rule.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { loadCommand } from '../../load/cli.ts';
+import type { LoadRuleVerdict } from '../../load/verdict/judge.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'load-ref-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+async function load(name: string, scenarios: string[], faults: string[] = []): Promise<{ code: number; verdicts: Record<string, LoadRuleVerdict>; out: string }> {
+  const reportDir = join(root, name);
+  const lines: string[] = [];
+  const code = await loadCommand({ scenarios, engine: 'node', rateLimitRps: 600, reportDir, allowRemoteLoad: false, profile: 'short', faults }, { log: (s) => lines.push(s) });
+  const doc = JSON.parse(readFileSync(join(reportDir, 'load.json'), 'utf8')) as { verdicts: LoadRuleVerdict[] };
+  return { code, verdicts: Object.fromEntries(doc.verdicts.map((v) => [v.id, v])), out: lines.join('\n') };
+}
+
+const summary = (v: LoadRuleVerdict | undefined) => v?.tests.map((t) => `${t.status}: ${t.name} — ${t.message ?? ''}`).join('\n');
+
+describe('load against the embedded reference (short profile)', () => {
+  test('the clean reference passes RL-03, RL-04, RL-05, RL-06 and RL-08', async () => {
+    const r = await load('clean', ['trigger-limit', 'bulk-cost', 'category-isolation']);
+    expect(r.out).toMatch(/^Plan: 3 scenario\(s\), 3850 requests over 19\.5 s/);
+    for (const id of ['RL-03', 'RL-04', 'RL-05', 'RL-06', 'RL-08']) expect(`${id} ${r.verdicts[id]?.verdict}`, summary(r.verdicts[id])).toBe(`${id} pass`);
+    expect(r.code).toBe(0);
+  });
+
+  // why: concurrent, since each fault only needs one short scenario and its failure margin is wide
+  describe.concurrent('faults', () => {
+    test.each([
+      { fault: 'limit-too-generous', scenarios: ['trigger-limit'], rule: 'RL-05' },
+      { fault: 'limit-too-strict', scenarios: ['trigger-limit'], rule: 'RL-05' },
+      { fault: 'no-retry-after', scenarios: ['category-isolation'], rule: 'RL-04' },
+      { fault: 'remaining-not-decremented', scenarios: ['bulk-cost'], rule: 'RL-03' },
+    ])('$fault fails $rule', async ({ fault, scenarios, rule }) => {
+      const r = await load(fault, scenarios, [fault]);
+      expect(`${rule} ${r.verdicts[rule]?.verdict}`, summary(r.verdicts[rule])).toBe(`${rule} fail`);
+      expect(r.code).toBe(1);
+    });
+  });
+});
