@@ -1,0 +1,42 @@
+// Each operation is served under the version prefix the spec lists for it, and only there (VER-01).
+import { expect } from 'vitest';
+import { conformance, type ConformanceContext } from '../../harness/conformance/conformance.ts';
+import { OPERATIONS, operationLabel } from '../../harness/operations.ts';
+import { otherPrefix, prepareCall } from './operation-calls.ts';
+
+for (const op of OPERATIONS) {
+  const prefix = op.template.slice(0, 3);
+
+  conformance('VER-01', `${operationLabel(op)} answers under ${prefix}`, async (ctx) => {
+    const call = await prepareCall(op, ctx);
+    const res = await ctx.api.request(op.method, call.path, { body: call.body });
+    registerWorkflowRemoval(ctx, res.data);
+    expect(call.success, `${op.method} ${call.path} on existing state is served under ${prefix} and succeeds (${call.success.join(' or ')}), got ${res.status}`).toContain(res.status);
+  });
+
+  // SHOULD: the deployed service keeps legacy operations under other prefixes (e.g. POST /v1/workflows), so a
+  // target serving the other prefix is reported, not judged non-conformant.
+  conformance(
+    'VER-01',
+    `${operationLabel(op)} is not served under the other version prefix`,
+    async (ctx) => {
+      const call = await prepareCall(op, ctx);
+      const moved = otherPrefix(call.path);
+      const res = await ctx.api.request(op.method, moved, { body: call.body });
+      if (res.status >= 200 && res.status < 300) registerWorkflowRemoval(ctx, res.data);
+      expect([404, 405], `${op.method} ${moved} (the operation under the wrong prefix) must not be served: 404 or 405, got ${res.status}`).toContain(res.status);
+    },
+    { level: 'SHOULD' },
+  );
+}
+
+/** A workflow created by the calls above (under either prefix) is removed through the listed read/delete path. */
+function registerWorkflowRemoval({ api, cleanup }: ConformanceContext, data: unknown): void {
+  const wf = data as { _id?: unknown; workflowId?: unknown; slug?: unknown } | undefined;
+  if (typeof wf?._id !== 'string' || typeof wf.workflowId !== 'string' || typeof wf.slug !== 'string') return;
+  const id = wf._id;
+  cleanup.add(`workflow ${wf.workflowId}`, async () => {
+    const del = await api.delete(`/v2/workflows/${encodeURIComponent(id)}`);
+    if (![200, 204, 404].includes(del.status)) throw new Error(`DELETE /v2/workflows/${id} answered ${del.status}`);
+  });
+}
