@@ -31,6 +31,8 @@ export interface OpenModelOptions {
   streams: OpenStream[];
   connections?: number;
   maxInFlight?: number;
+  /** Decode response headers for onResponse (default true); the benchmark turns it off. */
+  decodeHeaders?: boolean;
   timeoutMs?: number;
   events?: OpenModelEvents;
 }
@@ -56,7 +58,7 @@ export async function runOpenModel(o: OpenModelOptions): Promise<OpenModelResult
   const timeoutMs = o.timeoutMs ?? 10_000;
   const maxInFlight = o.maxInFlight ?? 4096;
   const ev = o.events ?? {};
-  const wantHeaders = ev.onResponse !== undefined;
+  const wantHeaders = ev.onResponse !== undefined && o.decodeHeaders !== false;
   const pool = new Pool(o.origin, {
     connections: o.connections ?? 256,
     pipelining: 1,
