@@ -1,0 +1,26 @@
+// Oversized requests are refused with their own status, never a server error: a body over the trigger's
+// 512 KB (ERR-05) and an overlong URI (ERR-06).
+import { expect } from 'vitest';
+import { conformance } from '../../harness/conformance/conformance.ts';
+
+/** Over the deployed service's 512 KB trigger limit with room to spare. */
+const OVERSIZED_PAYLOAD_BYTES = 600 * 1024;
+/** Past common URI limits (8 KB request lines) and 16 KB; below what an HTTP parser rejects outright. */
+const OVERLONG_URI_CHARS = 20_000;
+
+conformance('ERR-05', 'a trigger whose payload is over 512 KB gets 413', async ({ api, provision }) => {
+  const wf = await provision.workflow();
+  const { subscriberId } = await provision.subscriber();
+  const res = await api.post('/v1/events/trigger', { name: wf.workflowId, to: [subscriberId], payload: { blob: 'x'.repeat(OVERSIZED_PAYLOAD_BYTES) } });
+  expect(res.status, `a trigger body of ${OVERSIZED_PAYLOAD_BYTES} bytes of payload is refused with 413 (never 2xx or 5xx), got ${res.status}`).toBe(413);
+});
+
+conformance('ERR-06', 'a URI of 20,000 characters (long query string) gets 414', async ({ api }) => {
+  const res = await api.get('/v1/environments', { query: { filler: 'a'.repeat(OVERLONG_URI_CHARS) } });
+  expect(res.status, `a URI of over ${OVERLONG_URI_CHARS} characters is refused with 414 (never 5xx), got ${res.status}`).toBe(414);
+});
+
+conformance('ERR-06', 'a URI of 20,000 characters (long path segment) gets 414', async ({ api }) => {
+  const res = await api.get(`/v2/workflows/${'a'.repeat(OVERLONG_URI_CHARS)}`);
+  expect(res.status, `a URI of over ${OVERLONG_URI_CHARS} characters is refused with 414 (never 5xx), got ${res.status}`).toBe(414);
+});
