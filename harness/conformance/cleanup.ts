@@ -1,22 +1,52 @@
 // Undo actions registered where a resource is created; run last-in first-out after each test, even on failure.
+// Deletions registered with `remove` are descriptors, so the run's final sweep can retry what failed.
+import type { ApiClient, Identity } from '../http/api-client.ts';
+
+export interface Leak {
+  label: string;
+  error: string;
+  /** A DELETE that would remove it, for the final sweep. */
+  retry?: { path: string; as: Identity };
+}
+
+/** Statuses that mean "gone" for a DELETE: removed now, or already absent. */
+const GONE = [200, 202, 204, 404];
 
 export class Cleanup {
-  private readonly actions: { label: string; run: () => Promise<unknown> }[] = [];
+  private readonly actions: { label: string; run: () => Promise<unknown>; retry?: Leak['retry'] }[] = [];
+
+  constructor(private readonly api?: ApiClient) {}
 
   add(label: string, run: () => Promise<unknown>): void {
     this.actions.push({ label, run });
   }
 
-  /** Runs every action; returns the labels of those that failed (leaks). */
-  async runAll(): Promise<string[]> {
-    const leaks: string[] = [];
+  /** Registers `DELETE path` with the given identity; a status other than 2xx/404 is a leak. */
+  remove(label: string, path: string, as: Identity = 'primary'): void {
+    const api = this.api;
+    if (!api) throw new Error('Cleanup.remove needs an ApiClient');
+    this.actions.push({
+      label,
+      retry: { path, as },
+      run: async () => {
+        const res = await api.delete(path, { as });
+        if (!GONE.includes(res.status)) throw new Error(`DELETE ${path} answered ${res.status}`);
+      },
+    });
+  }
+
+  /** Runs every action; returns those that failed (leaks). */
+  async runAll(): Promise<Leak[]> {
+    const leaks: Leak[] = [];
     for (const action of this.actions.splice(0).reverse()) {
       try {
         await action.run();
       } catch (error) {
-        leaks.push(`${action.label}: ${(error as Error).message}`);
+        leaks.push({ label: action.label, error: (error as Error).message, ...(action.retry ? { retry: action.retry } : {}) });
       }
     }
     return leaks;
   }
 }
+
+export { GONE as DELETED_STATUSES };

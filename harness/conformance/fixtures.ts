@@ -32,8 +32,8 @@ export const conformanceTest = base.extend<ConformanceFixtures>({
   api: async ({ target }, use) => use(new ApiClient(target)),
   ids: async ({ target }, use) => use(new IdFactory(target.runPrefix)),
   // Depends on api, so its deletions run before the client is torn down.
-  cleanup: async ({ api: _api, task }, use) => {
-    const cleanup = new Cleanup();
+  cleanup: async ({ api, task }, use) => {
+    const cleanup = new Cleanup(api);
     await use(cleanup);
     const leaks = await cleanup.runAll();
     if (leaks.length > 0 && task.meta.conformance) task.meta.conformance.leaks = leaks;

@@ -1,3 +1,5 @@
+import type { Leak } from './cleanup.ts';
+
 // What a conformance test reports beyond pass/fail; travels from the worker to the reporter in task.meta.
 
 export type SkipOutcome = 'not-verified' | 'not-applicable' | 'deselected';
@@ -19,7 +21,7 @@ export interface ConformanceMeta {
   /** Redacted accounts of the last exchanges of a failed test, each with a reproducer. */
   evidence?: string[];
   /** Resources the test created but could not remove. */
-  leaks?: string[];
+  leaks?: Leak[];
 }
 
 declare module '@vitest/runner' {

@@ -124,6 +124,7 @@ export class ApiClient {
     if (body !== undefined) exchange.requestBody = truncate(this.redactor.body(body.toString()), 64_000);
     if (!result.ok) {
       exchange.error = result.error;
+      exchange.errorKind = result.kind;
       this.record(exchange);
       throw new ExchangeFailed(exchange);
     }

@@ -11,6 +11,7 @@ export interface Exchange {
   durationMs: number;
   /** Set when no complete response arrived (timeout, reset, oversized body). */
   error?: string;
+  errorKind?: import('./transport.ts').FailureKind;
   /** The recorded response body was cut short (passive schema checks skip it). */
   truncated?: boolean;
   /** True when the request carried credentials the target should accept (for passive checks). */

@@ -16,7 +16,12 @@ export interface RawResponse {
   text: string;
 }
 
-export type TransportResult = { ok: true; response: RawResponse; durationMs: number } | { ok: false; error: string; durationMs: number };
+/** Why no usable response arrived; everything but `too-large` means the target did not really answer. */
+export type FailureKind = 'timeout' | 'refused' | 'reset' | 'dns' | 'protocol' | 'too-large' | 'other';
+
+export type TransportResult =
+  | { ok: true; response: RawResponse; durationMs: number }
+  | { ok: false; error: string; kind: FailureKind; durationMs: number };
 
 // One keep-alive pool per worker process: tests share connections the way a real client would.
 let sharedAgent: Agent | undefined;
@@ -47,10 +52,10 @@ export async function send(request: RawRequest, dispatcher: Dispatcher = agent()
       bodyTimeout: request.timeoutMs,
     });
     const text = await readBounded(res.body, request.maxBodyBytes);
-    if (text === undefined) return { ok: false, error: `response body larger than ${request.maxBodyBytes} bytes (aborted)`, durationMs: elapsed() };
+    if (text === undefined) return { ok: false, error: `response body larger than ${request.maxBodyBytes} bytes (aborted)`, kind: 'too-large', durationMs: elapsed() };
     return { ok: true, response: { status: res.statusCode, headers: flattenHeaders(res.headers), text }, durationMs: elapsed() };
   } catch (error) {
-    return { ok: false, error: explain(error, request.timeoutMs, signal), durationMs: elapsed() };
+    return { ok: false, ...explain(error, request.timeoutMs, signal), durationMs: elapsed() };
   }
 }
 
@@ -81,15 +86,17 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-function explain(error: unknown, timeoutMs: number, signal: AbortSignal): string {
+function explain(error: unknown, timeoutMs: number, signal: AbortSignal): { error: string; kind: FailureKind } {
   const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
   if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_ABORTED') {
-    return `no complete response within ${timeoutMs} ms (timeouts.requestMs)`;
+    return { kind: 'timeout', error: `no complete response within ${timeoutMs} ms (timeouts.requestMs)` };
   }
-  if (code === 'ECONNREFUSED') return 'connection refused: nothing is listening at the target address';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the target before the response was complete';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the target host name does not resolve';
-  if (code === 'HPE_INVALID_CONSTANT' || code?.startsWith('HPE_')) return `the target answered with something that is not valid HTTP (${code})`;
-  return `request failed: ${e.message ?? String(error)}${code ? ` (${code})` : ''}`;
+  if (code === 'ECONNREFUSED') return { kind: 'refused', error: 'connection refused: nothing is listening at the target address' };
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { kind: 'reset', error: 'connection reset by the target before the response was complete' };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'dns', error: 'the target host name does not resolve' };
+  if (code?.startsWith('HPE_') || code === 'UND_ERR_INFO' || /parse error|invalid|does not match the HTTP/i.test(e.message ?? '')) {
+    return { kind: 'protocol', error: `the target answered with something that is not valid HTTP (${code ?? e.message})` };
+  }
+  return { kind: 'other', error: `request failed: ${e.message ?? String(error)}${code ? ` (${code})` : ''}` };
 }

@@ -1,12 +1,14 @@
 // One whole conformance run: target (given or embedded) → pre-flight → suites → verdicts → conformance.json.
 import type { FaultName } from '../../reference/index.ts';
 import type { Settings } from '../config/settings.ts';
-import { ApiClient, ExchangeFailed } from '../http/api-client.ts';
+import { ApiClient, ExchangeFailed, redactorFor } from '../http/api-client.ts';
 import { closeTransport } from '../http/transport.ts';
+import { allureResultsDir } from '../report/allure-reporter.ts';
 import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { computeVerdicts } from '../report/verdicts.ts';
 import type { TargetProfile } from '../target-profile.ts';
+import { finalSweep } from './final-sweep.ts';
 import { toProfile } from './profile.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from './embedded-target.ts';
 import { runSuites } from './run-suites.ts';
@@ -23,9 +25,6 @@ export interface RunOutcome {
   exitCode: 0 | 1 | 2;
 }
 
-/** Thrown when the target cannot be reached at all: the CLI exits 2 without running the suites. */
-export class TargetUnreachable extends Error {}
-
 export async function runConformance(settings: Settings, io: RunIo, files?: string[]): Promise<RunOutcome> {
   const startedAt = new Date();
   let embedded: EmbeddedTarget | undefined;
@@ -33,9 +32,14 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     if (!settings.target.baseUrl) embedded = await startEmbeddedTarget(settings.reference.faults as FaultName[]);
     const profile = toProfile(settings, embedded);
     io.log(describeTarget(profile, settings));
-    await preflight(profile, io);
-
-    const run = await runSuites(profile, { ...(files ? { files } : {}), ...(io.onRecord ? { onRecord: io.onRecord } : {}) });
+    const unreachable = await preflight(profile, io);
+    // An unreachable target ends the run at once (exit 2), but still with a report that says why.
+    const run = unreachable
+      ? { records: [], errors: [unreachable] }
+      : await runSuites(profile, { ...(files ? { files } : {}), ...(io.onRecord ? { onRecord: io.onRecord } : {}), deadlineMs: settings.timeouts.runMs, allureResultsDir: allureResultsDir(settings.run.reportDir) });
+    const sweep = unreachable ? { removed: [], remaining: [] } : await finalSweep(profile, run.records.flatMap((r) => r.leaks.map((leak) => ({ test: r.name, leak }))));
+    if (sweep.removed.length > 0) io.log(`Final sweep removed ${sweep.removed.length} leftover resource(s) carrying the run prefix ${profile.runPrefix}`);
+    for (const leak of sweep.remaining) io.log(`LEAK: ${leak}`);
     const requirements = computeVerdicts(run.records, settings.features);
     const report = buildReport({
       target: {
@@ -47,11 +51,11 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
       startedAt,
       finishedAt: new Date(),
       requirements,
-      leaks: run.records.flatMap((r) => r.leaks.map((l) => `${r.name}: ${l}`)),
+      leaks: sweep.remaining,
       errors: run.errors,
     });
-    const reportFile = writeReports(settings.run.reportDir, report, run.records).conformanceJson;
-    return { report, reportFile, exitCode: report.summary.verdict === 'conformant' ? 0 : 1 };
+    const reportFile = writeReports(settings.run.reportDir, report, run.records, redactorFor(profile)).conformanceJson;
+    return { report, reportFile, exitCode: unreachable ? 2 : report.summary.verdict === 'conformant' ? 0 : 1 };
   } finally {
     await closeTransport();
     await embedded?.reference.close();
@@ -64,20 +68,26 @@ function describeTarget(profile: TargetProfile, settings: Settings): string {
   return `Target: embedded reference at ${profile.baseUrl}${faults}`;
 }
 
-/** One read-only request before anything else: is the target there, and whose key is this? */
-async function preflight(profile: TargetProfile, io: RunIo): Promise<void> {
+/**
+ * One read-only request before anything else: is the target there, and whose key is this?
+ * Returns why the target is unreachable, or undefined when it answered at all.
+ */
+async function preflight(profile: TargetProfile, io: RunIo): Promise<string | undefined> {
   const api = new ApiClient({ ...profile, timeouts: { ...profile.timeouts, requestMs: Math.min(profile.timeouts.requestMs, 5_000) } });
   try {
     const res = await api.get('/v1/environments');
     if (res.status !== 200 || !Array.isArray(res.data)) {
       io.log(`Pre-flight: GET /v1/environments answered ${res.status}; continuing (the suites will report what fails)`);
-      return;
+      return undefined;
     }
     const environments = res.data as { name?: string; _organizationId?: string; apiKeys?: unknown[] }[];
     const own = environments.find((e) => Array.isArray(e.apiKeys) && e.apiKeys.length > 0);
     io.log(`Pre-flight: organization ${environments[0]?._organizationId ?? '?'}, environment ${own?.name ?? '(not identifiable from the key)'}`);
+    return undefined;
   } catch (error) {
-    if (error instanceof ExchangeFailed) throw new TargetUnreachable(`target unreachable: ${error.message}`);
+    // An oversized body is still an answer: the suites will say what is wrong with it.
+    if (error instanceof ExchangeFailed && error.exchange.errorKind !== 'too-large') return `target unreachable (pre-flight): ${error.message}`;
+    if (error instanceof ExchangeFailed) return undefined;
     throw error;
   }
 }

@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { createVitest, type TestSpecification, type Vitest } from 'vitest/node';
 import { redactorFor } from '../http/api-client.ts';
+import { cleanAllureResults, ConformanceAllureReporter } from '../report/allure-reporter.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import { Collector } from './collector.ts';
 import type { TestRecord } from './test-record.ts';
@@ -19,16 +20,25 @@ export interface SuiteRun {
 export interface RunOptions {
   /** Only suite files whose path contains one of these strings. */
   files?: string[];
+  /** The whole run is cancelled after this long; what finished is kept (timeouts.runMs). */
+  deadlineMs?: number;
   onRecord?: (record: TestRecord) => void;
+  /** Write Allure results here (emptied first); without it the session writes none. */
+  allureResultsDir?: string;
 }
 
 export class SuiteSession {
   private collector: Collector | undefined;
 
-  private constructor(private readonly vitest: Vitest) {}
+  private constructor(
+    private readonly vitest: Vitest,
+    private readonly allure: ConformanceAllureReporter | undefined,
+  ) {}
 
-  static async open(initial: TargetProfile): Promise<SuiteSession> {
+  static async open(initial: TargetProfile, options: { allureResultsDir?: string } = {}): Promise<SuiteSession> {
     let session: SuiteSession | undefined;
+    if (options.allureResultsDir) cleanAllureResults(options.allureResultsDir);
+    const allure = options.allureResultsDir ? new ConformanceAllureReporter(options.allureResultsDir) : undefined;
     // The reporter forwards to whichever collector the current run installed.
     const relay = {
       onTestCaseResult: (...args: Parameters<Collector['onTestCaseResult']>) => session?.collector?.onTestCaseResult(...args),
@@ -42,9 +52,10 @@ export class SuiteSession {
         root: REPO_ROOT,
         run: true,
         watch: false,
-        reporters: [relay],
+        reporters: allure ? [relay, allure] : [relay],
+        ...(allure ? { setupFiles: [fileURLToPath(import.meta.resolve('allure-vitest/setup'))] } : {}),
         include: ['suites/**/*.test.ts'],
-        provide: { target: initial },
+        provide: { target: initial, allure: allure !== undefined },
         testTimeout: initial.timeouts.testMs,
         hookTimeout: initial.timeouts.testMs,
         passWithNoTests: true,
@@ -56,20 +67,33 @@ export class SuiteSession {
       {},
     );
     await vitest.standalone();
-    session = new SuiteSession(vitest);
+    session = new SuiteSession(vitest, allure);
     return session;
   }
 
   async run(profile: TargetProfile, options: RunOptions = {}): Promise<SuiteRun> {
     const collector = new Collector(redactorFor(profile), options.onRecord);
     this.collector = collector;
+    this.allure?.useRedactor(redactorFor(profile));
     this.vitest.provide('target', profile);
     const all = (await this.vitest.globTestSpecifications()).filter((s) => matches(s, options.files));
     const functional = all.filter((s) => !SERIAL_SUITES.test(s.moduleId));
     const serial = all.filter((s) => SERIAL_SUITES.test(s.moduleId));
-    if (functional.length > 0) await this.vitest.runTestSpecifications(functional, false);
-    for (const spec of serial) await this.vitest.runTestSpecifications([spec], false);
-    this.collector = undefined;
+    let expired = false;
+    const deadline = options.deadlineMs
+      ? setTimeout(() => {
+          expired = true;
+          void this.vitest.cancelCurrentRun('keyboard-input');
+        }, options.deadlineMs)
+      : undefined;
+    try {
+      if (functional.length > 0) await this.vitest.runTestSpecifications(functional, false);
+      for (const spec of serial) if (!expired) await this.vitest.runTestSpecifications([spec], false);
+    } finally {
+      clearTimeout(deadline);
+      this.collector = undefined;
+    }
+    if (expired) collector.errors.push(`the run was stopped after ${options.deadlineMs} ms (timeouts.runMs); tests that had not finished have no verdict`);
     return { records: collector.records, errors: collector.errors };
   }
 
@@ -80,7 +104,7 @@ export class SuiteSession {
 
 /** One run in a fresh session. */
 export async function runSuites(profile: TargetProfile, options: RunOptions = {}): Promise<SuiteRun> {
-  const session = await SuiteSession.open(profile);
+  const session = await SuiteSession.open(profile, options.allureResultsDir ? { allureResultsDir: options.allureResultsDir } : {});
   try {
     return await session.run(profile, options);
   } finally {

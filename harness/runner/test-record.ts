@@ -1,4 +1,5 @@
 // One finished conformance test as the runner saw it: the input of verdicts and reports.
+import type { Leak } from '../conformance/cleanup.ts';
 import type { Observation, SkipOutcome } from '../conformance/meta.ts';
 
 export interface TestRecord {
@@ -13,5 +14,5 @@ export interface TestRecord {
   message?: string;
   observations: Observation[];
   evidence: string[];
-  leaks: string[];
+  leaks: Leak[];
 }

@@ -1,0 +1,49 @@
+// After the suites: retry every removal that failed, then remove whatever still carries the run prefix and can be
+// found (environment variables are listable by key). What remains is the run's leak audit.
+import { DELETED_STATUSES, type Leak } from '../conformance/cleanup.ts';
+import { ApiClient, ExchangeFailed, type Identity } from '../http/api-client.ts';
+import type { TargetProfile } from '../target-profile.ts';
+
+export interface SweepResult {
+  /** Removed by the sweep: things a test left behind. */
+  removed: string[];
+  /** Could not be removed: the leak audit. */
+  remaining: string[];
+}
+
+export async function finalSweep(profile: TargetProfile, leaks: { test: string; leak: Leak }[]): Promise<SweepResult> {
+  const api = new ApiClient(profile);
+  const removed: string[] = [];
+  const remaining: string[] = [];
+  const attempt = async (label: string, path: string, as: Identity) => {
+    try {
+      const res = await api.delete(path, { as });
+      (DELETED_STATUSES.includes(res.status) ? removed : remaining).push(DELETED_STATUSES.includes(res.status) ? label : `${label}: DELETE ${path} answered ${res.status}`);
+    } catch (error) {
+      remaining.push(`${label}: ${error instanceof ExchangeFailed ? error.message : String(error)}`);
+    }
+  };
+
+  for (const { test, leak } of leaks) {
+    if (leak.retry) await attempt(`${leak.label} (left by "${test}")`, leak.retry.path, leak.retry.as);
+    else remaining.push(`${leak.label} (left by "${test}"): ${leak.error}`);
+  }
+  for (const key of await prefixedVariables(api, profile.runPrefix)) {
+    await attempt(`environment variable ${key}`, `/v1/environment-variables/${encodeURIComponent(key)}`, 'primary');
+  }
+  return { removed, remaining };
+}
+
+/** Environment variables whose key carries the run prefix (the provisioner upper-cases it for keys). */
+async function prefixedVariables(api: ApiClient, prefix: string): Promise<string[]> {
+  try {
+    const res = await api.get('/v1/environment-variables', { query: { search: prefix } });
+    if (res.status !== 200 || !Array.isArray(res.data)) return [];
+    const wanted = prefix.toUpperCase().replaceAll('-', '_');
+    return (res.data as { key?: unknown }[])
+      .map((v) => v.key)
+      .filter((k): k is string => typeof k === 'string' && (k.startsWith(prefix) || k.toUpperCase().replaceAll('-', '_').startsWith(wanted)));
+  } catch {
+    return [];
+  }
+}
