@@ -1,11 +1,51 @@
-// Every artifact of a run is written here, from the report and the raw test records.
+// Every artifact of a run is written here, from the report and the raw test records: conformance.json,
+// junit.xml and conformance.html (allure-results/ is written during the run by the Allure reporter).
+// Everything is already redacted; the redactor runs once more over each file as a last line of defence.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Redactor } from '../http/redactor.ts';
 import type { TestRecord } from '../runner/test-record.ts';
-import { writeReport, type ConformanceReport } from './conformance-report.ts';
+import type { ConformanceReport } from './conformance-report.ts';
+import { conformanceHtml } from './conformance-html.ts';
+import { junitXml } from './junit.ts';
+
+export const ARTIFACTS = { conformanceJson: 'conformance.json', junitXml: 'junit.xml', conformanceHtml: 'conformance.html', loadJson: 'load.json' } as const;
 
 export interface WrittenReports {
   conformanceJson: string;
+  junitXml: string;
+  conformanceHtml: string;
 }
 
-export function writeReports(dir: string, report: ConformanceReport, _records: TestRecord[]): WrittenReports {
-  return { conformanceJson: writeReport(dir, report) };
+export function writeReports(dir: string, report: ConformanceReport, records: TestRecord[], redactor?: Redactor): WrittenReports {
+  mkdirSync(dir, { recursive: true });
+  const write = (name: string, content: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, redactor ? redactor.text(content) : content);
+    return file;
+  };
+  return {
+    conformanceJson: write(ARTIFACTS.conformanceJson, `${JSON.stringify(report, null, 2)}\n`),
+    junitXml: write(ARTIFACTS.junitXml, junitXml(report, records)),
+    conformanceHtml: write(ARTIFACTS.conformanceHtml, conformanceHtml(report, readLoadJson(dir))),
+  };
+}
+
+/** Rewrites conformance.html from what is on disk (e.g. after a load run merged its verdicts). */
+export function rewriteHtml(dir: string): string {
+  const report = JSON.parse(readFileSync(join(dir, ARTIFACTS.conformanceJson), 'utf8')) as ConformanceReport;
+  const file = join(dir, ARTIFACTS.conformanceHtml);
+  writeFileSync(file, conformanceHtml(report, readLoadJson(dir)));
+  return file;
+}
+
+/** DIR/load.json when a load run wrote one; its shape is checked where it is drawn. */
+export function readLoadJson(dir: string): unknown {
+  const file = join(dir, ARTIFACTS.loadJson);
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,0 +1,101 @@
+// The allure-vitest reporter as a conformance run uses it: rule, level and area labels from each test's
+// conformance meta (so skipped tests carry them too), deselected tests left out, and every file it writes
+// passed through the run's redactor — a failed assertion can quote a response that carried a key.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Label } from 'allure-js-commons';
+import type { RuntimeMessage } from 'allure-js-commons/sdk';
+import type { Writer } from 'allure-js-commons/sdk/reporter';
+import AllureVitestReporter from 'allure-vitest/reporter';
+import type { RunnerTask } from 'vitest';
+import type { Vitest } from 'vitest/node';
+import { AREAS, isRuleId, requirement } from '../../requirements/index.ts';
+import type { Redactor } from '../http/redactor.ts';
+import '../conformance/meta.ts';
+
+export const ALLURE_RESULTS = 'allure-results';
+
+export function allureResultsDir(reportDir: string): string {
+  return join(reportDir, ALLURE_RESULTS);
+}
+
+/** A run starts from an empty results dir, so the Allure report shows that run only. */
+export function cleanAllureResults(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const SEVERITY = { MUST: 'critical', SHOULD: 'normal', INFO: 'minor' } as const;
+
+export class ConformanceAllureReporter extends AllureVitestReporter {
+  private redactor: Redactor | undefined;
+
+  constructor(resultsDir: string) {
+    super({ resultsDir });
+  }
+
+  /** Set per run: the keys of the run's target. */
+  useRedactor(redactor: Redactor): void {
+    this.redactor = redactor;
+  }
+
+  override onInit(vitest: Vitest): void {
+    super.onInit(vitest);
+    const runtime = (this as unknown as { allureReporterRuntime: { writer: Writer } }).allureReporterRuntime;
+    runtime.writer = redactingWriter(runtime.writer, () => this.redactor);
+  }
+
+  override handleTask(task: RunnerTask): void {
+    if (task.type === 'test') {
+      const meta = task.meta.conformance;
+      if (meta?.outcome === 'deselected') return;
+      if (meta) {
+        const messages = (task.meta as { allureRuntimeMessages?: RuntimeMessage[] }).allureRuntimeMessages ?? [];
+        (task.meta as { allureRuntimeMessages?: RuntimeMessage[] }).allureRuntimeMessages = [metadataMessage(meta.rules, meta.level, meta.reason), ...messages];
+      }
+    }
+    super.handleTask(task);
+  }
+}
+
+function metadataMessage(rules: string[], level: 'SHOULD' | undefined, reason: string | undefined): RuntimeMessage {
+  const known = rules.filter(isRuleId).map(requirement);
+  const labels: Label[] = [];
+  for (const rule of known) {
+    labels.push({ name: 'epic', value: `${rule.area} — ${AREAS[rule.area]}` });
+    labels.push({ name: 'feature', value: `${rule.id} (${rule.level})` });
+    labels.push({ name: 'rule', value: rule.id });
+    labels.push({ name: 'tag', value: rule.id });
+  }
+  const testLevel = level ?? known[0]?.level ?? 'MUST';
+  labels.push({ name: 'level', value: testLevel }, { name: 'severity', value: SEVERITY[testLevel] });
+  const description = [
+    ...known.map((r) => `**${r.id}** (${r.level}, spec § ${r.section}): ${r.text}`),
+    ...(level ? [`This case is SHOULD-level: its failure is a warning.`] : []),
+    ...(reason ? [`Not run: ${reason}`] : []),
+  ].join('\n\n');
+  return { type: 'metadata', data: { labels, description } };
+}
+
+/** Every string of every result, container and attachment goes through the redactor before it reaches disk. */
+export function redactingWriter(inner: Writer, redactor: () => Redactor | undefined): Writer {
+  const text = (s: string) => redactor()?.text(s) ?? s;
+  const deep = <T>(value: T): T => redactDeep(value, text) as T;
+  return {
+    writeResult: (result) => inner.writeResult(deep(result)),
+    writeGroup: (group) => inner.writeGroup(deep(group)),
+    writeAttachment: (name, content) => inner.writeAttachment(name, Buffer.from(text(content.toString('utf8')), 'utf8')),
+    writeAttachmentFromPath: (name, from) => inner.writeAttachmentFromPath(name, from),
+    writeEnvironmentInfo: (info) => inner.writeEnvironmentInfo(deep(info)),
+    writeCategoriesDefinitions: (categories) => inner.writeCategoriesDefinitions(deep(categories)),
+    writeGlobals: (name, globals) => inner.writeGlobals(name, deep(globals)),
+  };
+}
+
+function redactDeep(value: unknown, text: (s: string) => string): unknown {
+  if (typeof value === 'string') return text(value);
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, text));
+  if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, text)]));
+  }
+  return value;
+}

@@ -1,0 +1,141 @@
+// The certification bundle (`conformance run --bundle`): one .tar.gz a reviewer can verify — conformance.json,
+// junit.xml, the resolved configuration with secrets redacted, provenance (suite version, git commit, spec
+// version), the load summary when a load run happened, and SHA256SUMS over every other file.
+// `tar` (isaacs/node-tar) writes and reads the archive: a maintained, pinned implementation that validates
+// header checksums and handles pax/long names, which matters when the verifier reads a bundle it did not write.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { create } from 'tar';
+import { SPEC_VERSION } from '../../requirements/index.ts';
+import type { Settings } from '../config/settings.ts';
+import type { Redactor } from '../http/redactor.ts';
+import { REPO_ROOT } from '../runner/run-suites.ts';
+import { SUITE_NAME, SUITE_VERSION } from '../suite-info.ts';
+import type { ConformanceReport } from './conformance-report.ts';
+
+export const BUNDLE_FILE = 'conformance-bundle.tar.gz';
+export const BUNDLE_FORMAT = 'notification-api-conformance/bundle';
+export const MANIFEST = 'SHA256SUMS';
+export const BUNDLE_FILES = {
+  report: 'conformance.json',
+  junit: 'junit.xml',
+  configuration: 'configuration.json',
+  provenance: 'provenance.json',
+  loadSummary: 'load-summary.json',
+} as const;
+
+export const REDACTED = '[REDACTED]';
+
+export interface BundleInput {
+  report: ConformanceReport;
+  junitXml: string;
+  settings: Settings;
+  /** Parsed DIR/load.json, when a load run left one. */
+  loadJson?: unknown;
+  redactor?: Redactor;
+}
+
+/** The files of a bundle, name → content; SHA256SUMS last. */
+export function bundleFiles(input: BundleInput): Map<string, string> {
+  const files = new Map<string, string>();
+  const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+  files.set(BUNDLE_FILES.report, json(input.report));
+  files.set(BUNDLE_FILES.junit, input.junitXml);
+  files.set(BUNDLE_FILES.configuration, json(redactSettings(input.settings)));
+  files.set(BUNDLE_FILES.provenance, json(provenance(input.report)));
+  const load = loadSummary(input.loadJson);
+  if (load) files.set(BUNDLE_FILES.loadSummary, json(load));
+  if (input.redactor) for (const [name, content] of files) files.set(name, input.redactor.text(content));
+  files.set(MANIFEST, manifest(files));
+  return files;
+}
+
+export function writeBundle(file: string, input: BundleInput): string {
+  const files = bundleFiles(input);
+  const stage = mkdtempSync(join(tmpdir(), 'conformance-bundle-'));
+  try {
+    for (const [name, content] of files) writeFileSync(join(stage, name), content);
+    // Fixed mtime and portable headers: the same run gives the same archive bytes.
+    create({ file, cwd: stage, gzip: true, portable: true, mtime: new Date(input.report.finishedAt), sync: true }, [...files.keys()]);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+  return file;
+}
+
+export function sha256(content: string | Buffer): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+/** `sha256sum -c SHA256SUMS` checks it too. */
+function manifest(files: Map<string, string>): string {
+  return [...files].map(([name, content]) => `${sha256(content)}  ${name}\n`).join('');
+}
+
+/** The resolved settings as run, with every key replaced; whether a key was given stays visible. */
+export function redactSettings(settings: Settings): unknown {
+  const copy = structuredClone(settings) as Settings & { target: Record<string, unknown> };
+  for (const key of ['apiKey', 'secondaryApiKey', 'restrictedApiKey'] as const) {
+    if (copy.target[key] !== undefined) copy.target[key] = REDACTED;
+  }
+  return copy;
+}
+
+function provenance(report: ConformanceReport) {
+  return {
+    format: BUNDLE_FORMAT,
+    formatVersion: 1,
+    suite: { name: SUITE_NAME, version: SUITE_VERSION, ...gitState() },
+    spec: { version: SPEC_VERSION },
+    report: { format: report.format, formatVersion: report.formatVersion, verdict: report.summary.verdict },
+    createdAt: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+  };
+}
+
+function gitState(): { gitCommit: string | null; gitDirty?: boolean } {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const commit = git('rev-parse', 'HEAD');
+    return { gitCommit: commit, gitDirty: git('status', '--porcelain', '--untracked-files=no').length > 0 };
+  } catch {
+    return { gitCommit: null }; // installed from a package, not a checkout
+  }
+}
+
+/** load.json without its per-bucket timelines and raw response examples: verdicts and per-route figures. */
+export function loadSummary(doc: unknown): unknown {
+  if (typeof doc !== 'object' || doc === null) return undefined;
+  const d = doc as Record<string, unknown>;
+  const timelines = Array.isArray(d.timelines) ? d.timelines : [];
+  return {
+    format: d.format,
+    formatVersion: d.formatVersion,
+    engine: d.engine,
+    profile: d.profile,
+    target: d.target,
+    expectedRps: d.expectedRps,
+    startedAt: d.startedAt,
+    finishedAt: d.finishedAt,
+    verdicts: d.verdicts,
+    leaks: d.leaks,
+    scenarios: timelines.map((t) => {
+      const tl = (typeof t === 'object' && t !== null ? t : {}) as Record<string, unknown>;
+      const routes = (typeof tl.routes === 'object' && tl.routes !== null ? tl.routes : {}) as Record<string, Record<string, unknown>>;
+      return {
+        scenario: tl.scenario,
+        engine: tl.engine,
+        startedAt: tl.startedAt,
+        durationMs: tl.durationMs,
+        routes: Object.fromEntries(Object.entries(routes).map(([name, r]) => {
+          const { examples: _examples, ...rest } = r ?? {};
+          return [name, rest];
+        })),
+      };
+    }),
+  };
+}

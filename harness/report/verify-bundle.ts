@@ -1,0 +1,151 @@
+// Re-checks a certification bundle without trusting it: the manifest against every file, and the report's
+// internal consistency — every rule of this suite's catalog exactly once, each verdict possible given its
+// tests, the summary equal to what the verdicts give, provenance agreeing with the report.
+import { isDeepStrictEqual } from 'node:util';
+import { list } from 'tar';
+import { REQUIREMENTS, SPEC_VERSION } from '../../requirements/index.ts';
+import { BUNDLE_FILES, MANIFEST, REDACTED, sha256 } from './bundle.ts';
+import { buildReport, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from './conformance-report.ts';
+import type { RuleVerdict } from './verdicts.ts';
+
+export interface Check {
+  ok: boolean;
+  what: string;
+}
+
+/** A bundle is a few hundred kilobytes; anything far larger is not one. */
+const MAX_BYTES = 64 * 1024 * 1024;
+
+export function readBundle(file: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  let total = 0;
+  list({
+    file,
+    sync: true,
+    strict: true,
+    onReadEntry: (entry) => {
+      const chunks: Buffer[] = [];
+      if (entry.type !== 'File' || entry.path.includes('/') || entry.path.includes('\\') || entry.path.startsWith('.')) {
+        throw new BundleError(`unexpected entry "${entry.path}" (${entry.type}): a bundle holds plain files only`);
+      }
+      if (files.has(entry.path)) throw new BundleError(`"${entry.path}" occurs twice`);
+      entry.on('data', (c: Buffer) => {
+        total += c.length;
+        if (total > MAX_BYTES) throw new BundleError(`larger than ${MAX_BYTES} bytes`);
+        chunks.push(c);
+      });
+      entry.on('end', () => files.set(entry.path, Buffer.concat(chunks)));
+    },
+  });
+  return files;
+}
+
+export class BundleError extends Error {}
+
+export function verifyBundle(files: Map<string, Buffer>): Check[] {
+  const checks: Check[] = [];
+  const check = (ok: boolean, what: string) => checks.push({ ok, what });
+
+  const manifest = files.get(MANIFEST);
+  check(manifest !== undefined, `${MANIFEST} is present`);
+  if (manifest) {
+    const listed = new Map<string, string>();
+    for (const line of manifest.toString('utf8').split('\n').filter(Boolean)) {
+      const m = /^([0-9a-f]{64}) [ *](.+)$/.exec(line);
+      if (!m) {
+        check(false, `${MANIFEST} line is well-formed: "${line.slice(0, 80)}"`);
+        continue;
+      }
+      listed.set(m[2]!, m[1]!);
+    }
+    for (const [name, digest] of listed) {
+      const content = files.get(name);
+      check(content !== undefined && sha256(content) === digest, content === undefined ? `${name} (listed in ${MANIFEST}) is in the bundle` : `${name} matches its SHA-256`);
+    }
+    for (const name of files.keys()) if (name !== MANIFEST && !listed.has(name)) check(false, `${name} is listed in ${MANIFEST}`);
+  }
+  for (const name of [BUNDLE_FILES.report, BUNDLE_FILES.junit, BUNDLE_FILES.configuration, BUNDLE_FILES.provenance]) {
+    check(files.has(name), `${name} is present`);
+  }
+
+  const report = parseJson<ConformanceReport>(files, BUNDLE_FILES.report, check);
+  if (report) checkReport(report, check);
+  const provenance = parseJson<{ suite?: { version?: string }; spec?: { version?: string } }>(files, BUNDLE_FILES.provenance, check);
+  if (report && provenance) {
+    check(provenance.spec?.version === report.spec?.version, `provenance and report name the same spec version (${provenance.spec?.version} / ${report.spec?.version})`);
+    check(provenance.suite?.version === report.suite?.version, `provenance and report name the same suite version (${provenance.suite?.version} / ${report.suite?.version})`);
+  }
+  const configuration = parseJson<{ target?: Record<string, unknown> }>(files, BUNDLE_FILES.configuration, check);
+  if (configuration) {
+    const keys = ['apiKey', 'secondaryApiKey', 'restrictedApiKey'].filter((k) => configuration.target?.[k] !== undefined);
+    check(keys.every((k) => configuration.target?.[k] === REDACTED), `configuration.json carries no API key (${keys.length} redacted)`);
+  }
+  const junit = files.get(BUNDLE_FILES.junit)?.toString('utf8');
+  if (junit && report) {
+    check(junit.includes('<testsuites'), 'junit.xml is a JUnit report');
+    const failures = Number(/<testsuites[^>]* failures="(\d+)"/.exec(junit)?.[1] ?? NaN);
+    const failedTests = report.summary?.tests?.failed;
+    check(Number.isFinite(failures) && failures >= (failedTests ?? 0), `junit.xml counts at least the report's ${failedTests} failed tests (${failures})`);
+  }
+  return checks;
+}
+
+function checkReport(report: ConformanceReport, check: (ok: boolean, what: string) => void): void {
+  check(report.format === REPORT_FORMAT && report.formatVersion === REPORT_FORMAT_VERSION, `conformance.json is ${REPORT_FORMAT} v${REPORT_FORMAT_VERSION}`);
+  check(report.spec?.version === SPEC_VERSION, `the report is for spec ${SPEC_VERSION}, the version this verifier knows (${report.spec?.version})`);
+  const rules = Array.isArray(report.requirements) ? report.requirements : [];
+  const ids = rules.map((r) => r.id);
+  const missing = REQUIREMENTS.filter((r) => !ids.includes(r.id)).map((r) => r.id);
+  const extra = ids.filter((id) => !REQUIREMENTS.some((r) => r.id === id));
+  const duplicates = ids.filter((id, i) => ids.indexOf(id) !== i);
+  check(missing.length === 0, `every rule of the catalog is present${missing.length ? ` (missing ${missing.join(', ')})` : ` (${REQUIREMENTS.length})`}`);
+  check(extra.length === 0 && duplicates.length === 0, `no unknown or repeated rule${extra.length + duplicates.length ? ` (${[...extra, ...duplicates].join(', ')})` : ''}`);
+  const wrongLevel = rules.filter((r) => REQUIREMENTS.find((q) => q.id === r.id && q.level !== r.level)).map((r) => r.id);
+  check(wrongLevel.length === 0, `every rule has its catalog level${wrongLevel.length ? ` (not ${wrongLevel.join(', ')})` : ''}`);
+  const impossible = rules.filter((r) => !verdictFits(r)).map((r) => `${r.id}=${r.verdict}`);
+  check(impossible.length === 0, `every verdict fits its tests${impossible.length ? ` (not ${impossible.join(', ')})` : ''}`);
+  try {
+    const rebuilt = buildReport({
+      target: report.target,
+      startedAt: new Date(report.startedAt),
+      finishedAt: new Date(report.finishedAt),
+      requirements: rules,
+      leaks: report.leaks ?? [],
+      errors: report.errors ?? [],
+    });
+    check(isDeepStrictEqual(rebuilt.summary, report.summary), `the summary matches the verdicts (${report.summary?.verdict})`);
+    check(rebuilt.durationMs === report.durationMs, 'the duration matches the start and finish times');
+  } catch (error) {
+    check(false, `the summary can be recomputed (${(error as Error).message})`);
+  }
+}
+
+/** A pass needs a passing test and no failure; fail needs a failed MUST-level test; warn some failed test. */
+function verdictFits(rule: RuleVerdict): boolean {
+  const tests = Array.isArray(rule.tests) ? rule.tests : [];
+  const failed = tests.filter((t) => t.status === 'failed');
+  switch (rule.verdict) {
+    case 'pass':
+      return failed.length === 0 && tests.some((t) => t.status === 'passed');
+    case 'fail':
+      return rule.level === 'MUST' && failed.some((t) => t.level !== 'SHOULD');
+    case 'warn':
+      return failed.length > 0 && !(rule.level === 'MUST' && failed.some((t) => t.level !== 'SHOULD'));
+    case 'not-verified':
+    case 'not-applicable':
+      return failed.length === 0;
+    default:
+      return false;
+  }
+}
+
+function parseJson<T>(files: Map<string, Buffer>, name: string, check: (ok: boolean, what: string) => void): T | undefined {
+  const content = files.get(name);
+  if (!content) return undefined;
+  try {
+    return JSON.parse(content.toString('utf8')) as T;
+  } catch (error) {
+    check(false, `${name} is JSON (${(error as Error).message})`);
+    return undefined;
+  }
+}
