@@ -6,6 +6,7 @@ import { PASSIVE_CHECKS } from '../checks/passive-checks.ts';
 import { SCHEMA_CHECKED_RULES, schemaCheck } from '../checks/schema-checks.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { ExchangeFailed } from '../http/api-client.ts';
+import { attachExchanges } from '../report/allure-attachments.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import { conformanceTest, type ConformanceFixtures } from './fixtures.ts';
 import type { ConformanceMeta, Observation, SkipOutcome } from './meta.ts';
@@ -73,6 +74,7 @@ export function conformance(
       throw enrich(error, ids, ctx.api.exchanges);
     } finally {
       meta.observations = observe(ctx.api.exchanges, profile);
+      await attachExchanges(ctx.api.exchanges);
     }
   });
 }
