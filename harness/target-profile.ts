@@ -14,4 +14,8 @@ export interface TargetProfile {
   rules: string[];
   /** True when the target is the embedded reference started by this run. */
   embeddedReference: boolean;
+  /** No request may change anything on the target (--read-only). */
+  readOnly: boolean;
+  /** Rule IDs or test names an expectations file says not to run, with the reason. */
+  skips: Record<string, string>;
 }

@@ -53,6 +53,9 @@ export const settingsSchema = {
       properties: {
         reportDir: { type: 'string', minLength: 1 },
         rules: { type: 'array', items: { type: 'string' } },
+        readOnly: { type: 'boolean' },
+        expectations: { type: 'string', minLength: 1 },
+        repeat: { type: 'integer', minimum: 1, maximum: 100 },
       },
     },
   },

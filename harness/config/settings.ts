@@ -46,6 +46,12 @@ export interface RunSettings {
   reportDir: string;
   /** Only these rule IDs run; empty means all. */
   rules: string[];
+  /** Only checks that change nothing on the target (no POST/PATCH/PUT/DELETE). */
+  readOnly: boolean;
+  /** A YAML baseline of known gaps (see harness/expectations). */
+  expectations?: string;
+  /** Run the suites this many times and report every rule whose verdict changed. */
+  repeat: number;
 }
 
 export interface Settings {
@@ -70,5 +76,5 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   limits: { triggerRps: 600 },
   reference: { faults: [] },
-  run: { reportDir: 'reports', rules: [] },
+  run: { reportDir: 'reports', rules: [], readOnly: false, repeat: 1 },
 };

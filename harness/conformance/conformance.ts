@@ -56,6 +56,8 @@ export function conformance(
     };
 
     if (profile.rules.length > 0 && !ids.some((id) => profile.rules.includes(id))) skip('deselected', 'not among --rules');
+    const skipped = [task.name, ...ids].find((key) => profile.skips[key] !== undefined);
+    if (skipped) skip('not-verified', `skipped by the expectations file: ${profile.skips[skipped]}`);
     const off = disabledFeature(ids, profile);
     if (off) skip('not-applicable', off);
     for (const need of options.needs ?? []) {

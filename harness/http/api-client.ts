@@ -1,4 +1,5 @@
 // The client every test uses: speaks to the target with a chosen identity, unwraps `{data}`, records every exchange.
+import { Skip } from '../conformance/skip.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import type { Exchange } from './exchange.ts';
 import { truncate } from './exchange.ts';
@@ -84,6 +85,8 @@ export class ApiClient {
   }
 
   private async once<T>(method: string, path: string, options: RequestOptions): Promise<ApiResponse<T>> {
+    // --read-only: a test that would change the target ends as not verified before anything is sent.
+    if (this.target.readOnly && !['GET', 'HEAD', 'OPTIONS'].includes(method)) throw new Skip('not-verified', `--read-only: this check would send ${method} ${path}`);
     const base = options.regional ? this.target.regionalBaseUrl : this.target.baseUrl;
     if (!base) throw new Error('no regional base address is configured (target.regionalBaseUrl)');
     const url = new URL(base.replace(/\/$/, '') + path);

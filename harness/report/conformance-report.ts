@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SPEC_VERSION } from '../../requirements/index.ts';
 import { SUITE_NAME, SUITE_VERSION } from '../suite-info.ts';
+import type { ExpectationOutcome } from '../expectations/expectations.ts';
 import type { RuleVerdict, Verdict } from './verdicts.ts';
 
 export const REPORT_FORMAT = 'notification-api-conformance/report';
@@ -27,6 +28,10 @@ export interface ConformanceReport {
   leaks: string[];
   /** Problems outside any test (crashed suite file, unhandled rejection), each already redacted. */
   errors: string[];
+  /** With --expectations: how the run compares with the vendor's baseline. */
+  expectations?: ExpectationOutcome;
+  /** With --repeat: how many runs, and every rule whose verdict changed between them. */
+  repeat?: { runs: number; unstable: { id: string; verdicts: string[] }[] };
 }
 
 export interface ReportInput {

@@ -1,17 +1,18 @@
-// One whole conformance run: target (given or embedded) → pre-flight → suites → verdicts → conformance.json.
+// One conformance run: target (given or embedded) → pre-flight → suites (× --repeat) → final sweep → verdicts →
+// expectations → report artifacts. Exit 0 conformant (or as expected), 1 otherwise, 2 when the target is unreachable.
 import type { FaultName } from '../../reference/index.ts';
 import type { Settings } from '../config/settings.ts';
-import { ApiClient, ExchangeFailed, redactorFor } from '../http/api-client.ts';
+import { compareWithExpectations, loadExpectations, type ExpectationOutcome, type Expectations } from '../expectations/expectations.ts';
+import { ApiClient, ExchangeFailed } from '../http/api-client.ts';
 import { closeTransport } from '../http/transport.ts';
-import { allureResultsDir } from '../report/allure-reporter.ts';
 import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
-import { writeReports } from '../report/write-reports.ts';
 import { computeVerdicts } from '../report/verdicts.ts';
+import { writeReports } from '../report/write-reports.ts';
 import type { TargetProfile } from '../target-profile.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from './embedded-target.ts';
 import { finalSweep } from './final-sweep.ts';
 import { toProfile } from './profile.ts';
-import { startEmbeddedTarget, type EmbeddedTarget } from './embedded-target.ts';
-import { runSuites } from './run-suites.ts';
+import { SuiteSession, type SuiteRun } from './run-suites.ts';
 import type { TestRecord } from './test-record.ts';
 
 export interface RunIo {
@@ -23,24 +24,45 @@ export interface RunOutcome {
   report: ConformanceReport;
   reportFile: string;
   exitCode: 0 | 1 | 2;
+  expectations?: ExpectationOutcome;
+  /** With --repeat: rules whose verdict was not the same in every run. */
+  unstable: { id: string; verdicts: string[] }[];
 }
 
 export async function runConformance(settings: Settings, io: RunIo, files?: string[]): Promise<RunOutcome> {
   const startedAt = new Date();
+  const expectations: Expectations | undefined = settings.run.expectations ? loadExpectations(settings.run.expectations) : undefined;
   let embedded: EmbeddedTarget | undefined;
   try {
     if (!settings.target.baseUrl) embedded = await startEmbeddedTarget(settings.reference.faults as FaultName[]);
-    const profile = toProfile(settings, embedded);
+    const profile = toProfile(settings, embedded, expectations?.skips);
     io.log(describeTarget(profile, settings));
     const unreachable = await preflight(profile, io);
-    // An unreachable target ends the run at once (exit 2), but still with a report that says why.
-    const run = unreachable
-      ? { records: [], errors: [unreachable] }
-      : await runSuites(profile, { ...(files ? { files } : {}), ...(io.onRecord ? { onRecord: io.onRecord } : {}), deadlineMs: settings.timeouts.runMs, allureResultsDir: allureResultsDir(settings.run.reportDir) });
-    const sweep = unreachable ? { removed: [], remaining: [] } : await finalSweep(profile, run.records.flatMap((r) => r.leaks.map((leak) => ({ test: r.name, leak }))));
+
+    const runs: SuiteRun[] = [];
+    if (unreachable) runs.push({ records: [], errors: [unreachable] });
+    else {
+      const session = await SuiteSession.open(profile);
+      try {
+        for (let i = 1; i <= settings.run.repeat; i++) {
+          if (settings.run.repeat > 1) io.log(`Run ${i} of ${settings.run.repeat}`);
+          const runProfile = i === 1 ? profile : { ...profile, runPrefix: `${profile.runPrefix}r${i}` };
+          runs.push(await session.run(runProfile, { ...(files ? { files } : {}), ...(io.onRecord ? { onRecord: io.onRecord } : {}), deadlineMs: settings.timeouts.runMs }));
+        }
+      } finally {
+        await session.close();
+      }
+    }
+    const last = runs.at(-1)!;
+    const leaks = runs.flatMap((run) => run.records.flatMap((r) => r.leaks.map((leak) => ({ test: r.name, leak }))));
+    const sweep = unreachable || profile.readOnly ? { removed: [], remaining: [] } : await finalSweep(profile, leaks);
     if (sweep.removed.length > 0) io.log(`Final sweep removed ${sweep.removed.length} leftover resource(s) carrying the run prefix ${profile.runPrefix}`);
     for (const leak of sweep.remaining) io.log(`LEAK: ${leak}`);
-    const requirements = computeVerdicts(run.records, settings.features);
+
+    const verdictsPerRun = runs.map((run) => computeVerdicts(run.records, settings.features));
+    const unstable = verdictsPerRun[0]!
+      .map((rule, index) => ({ id: rule.id, verdicts: verdictsPerRun.map((v) => v[index]!.verdict as string) }))
+      .filter((rule) => new Set(rule.verdicts).size > 1);
     const report = buildReport({
       target: {
         baseUrl: profile.baseUrl,
@@ -50,12 +72,18 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
       },
       startedAt,
       finishedAt: new Date(),
-      requirements,
+      requirements: verdictsPerRun.at(-1)!,
       leaks: sweep.remaining,
-      errors: run.errors,
+      errors: [...new Set(runs.flatMap((r) => r.errors))],
     });
-    const reportFile = writeReports(settings.run.reportDir, report, run.records, redactorFor(profile)).conformanceJson;
-    return { report, reportFile, exitCode: unreachable ? 2 : report.summary.verdict === 'conformant' ? 0 : 1 };
+    if (settings.run.repeat > 1) report.repeat = { runs: settings.run.repeat, unstable };
+    const compared = expectations ? compareWithExpectations(report, expectations) : undefined;
+    if (compared) report.expectations = compared;
+    const reportFile = writeReports(settings.run.reportDir, report, last.records).conformanceJson;
+
+    const passed = compared ? compared.unexpected.length === 0 && report.errors.length === 0 : report.summary.verdict === 'conformant';
+    const exitCode = unreachable ? 2 : passed && unstable.length === 0 ? 0 : 1;
+    return { report, reportFile, exitCode, unstable, ...(compared ? { expectations: compared } : {}) };
   } finally {
     await closeTransport();
     await embedded?.reference.close();
@@ -63,9 +91,10 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
 }
 
 function describeTarget(profile: TargetProfile, settings: Settings): string {
-  if (!profile.embeddedReference) return `Target: ${profile.baseUrl}`;
+  const mode = profile.readOnly ? ' (read-only: checks that change nothing)' : '';
+  if (!profile.embeddedReference) return `Target: ${profile.baseUrl}${mode}`;
   const faults = settings.reference.faults.length > 0 ? ` with fault(s) ${settings.reference.faults.join(', ')}` : '';
-  return `Target: embedded reference at ${profile.baseUrl}${faults}`;
+  return `Target: embedded reference at ${profile.baseUrl}${faults}${mode}`;
 }
 
 /**

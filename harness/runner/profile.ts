@@ -4,7 +4,7 @@ import type { Settings } from '../config/settings.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import type { EmbeddedTarget } from './embedded-target.ts';
 
-export function toProfile(settings: Settings, embedded: EmbeddedTarget | undefined): TargetProfile {
+export function toProfile(settings: Settings, embedded: EmbeddedTarget | undefined, skips: Record<string, string> = {}): TargetProfile {
   const { target } = settings;
   const regional = target.regionalBaseUrl ?? embedded?.reference.regionalBaseUrl;
   const keys = embedded?.keys ?? {
@@ -22,5 +22,7 @@ export function toProfile(settings: Settings, embedded: EmbeddedTarget | undefin
     runPrefix: `cft-${randomBytes(3).toString('hex')}`,
     rules: settings.run.rules,
     embeddedReference: embedded !== undefined,
+    readOnly: settings.run.readOnly,
+    skips,
   };
 }

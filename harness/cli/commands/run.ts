@@ -1,9 +1,8 @@
 // `conformance run`: resolves settings, runs the suites against the target and exits 0 / 1 / 2.
 import type { Command } from 'commander';
 import { resolveSettings } from '../../config/resolve-settings.ts';
-import { runConformance, TargetUnreachable } from '../../runner/conformance-run.ts';
-import { UsageError } from '../cli-error.ts';
-import { collect, commaList } from '../options.ts';
+import { runConformance } from '../../runner/conformance-run.ts';
+import { collect, commaList, integerOption } from '../options.ts';
 import { progressPrinter, printSummary } from '../progress.ts';
 import { parseFaults } from './reference.ts';
 
@@ -17,6 +16,9 @@ interface RunFlags {
   reportDir?: string;
   rules?: string[];
   fault: string[];
+  readOnly?: boolean;
+  expectations?: string;
+  repeat?: number;
 }
 
 export function registerRun(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
@@ -32,6 +34,9 @@ export function registerRun(program: Command, env: Record<string, string | undef
     .option('--report-dir <dir>', 'where conformance.json is written (default reports/)')
     .option('--rules <ids>', 'only these rule IDs, comma-separated', commaList)
     .option('--fault <name>', 'embedded reference only: switch on a deliberate fault (repeatable)', collect, [])
+    .option('--read-only', 'only the checks that change nothing on the target (safe for shared staging)')
+    .option('--expectations <file>', 'YAML baseline of known gaps: rule ID or test name → fail | [pass, fail] | {skip: reason}')
+    .option('--repeat <n>', 'run the suites n times and report every rule whose verdict changed', integerOption('--repeat', 1, 100))
     .action(async (flags: RunFlags) => {
       parseFaults(flags.fault);
       const settings = resolveSettings({
@@ -46,17 +51,19 @@ export function registerRun(program: Command, env: Record<string, string | undef
           'run.reportDir': flags.reportDir,
           'run.rules': flags.rules,
           'reference.faults': flags.fault.length > 0 ? flags.fault : undefined,
+          'run.readOnly': flags.readOnly,
+          'run.expectations': flags.expectations,
+          'run.repeat': flags.repeat,
         },
       });
       const print = (line: string) => process.stdout.write(`${line}\n`);
-      try {
-        const outcome = await runConformance(settings, { log: print, onRecord: progressPrinter(print) });
-        printSummary(outcome.report, print);
-        print(`Report: ${outcome.reportFile}`);
-        setExit(outcome.exitCode);
-      } catch (error) {
-        if (error instanceof TargetUnreachable) throw new UsageError(error.message);
-        throw error;
-      }
+      const outcome = await runConformance(settings, { log: print, onRecord: progressPrinter(print) });
+      printSummary(outcome.report, print);
+      for (const u of outcome.expectations?.unexpected ?? []) print(`UNEXPECTED ${u.kind === 'unexpected-pass' ? 'PASS' : 'RESULT'}: ${u.key} is ${u.actual}, the baseline expects ${u.expected.join(' or ')}`);
+      for (const key of outcome.expectations?.unused ?? []) print(`Baseline entry names nothing in this run: ${key}`);
+      for (const u of outcome.unstable) print(`UNSTABLE across ${outcome.report.repeat?.runs} runs: ${u.id} ${u.verdicts.join(' → ')}`);
+      if (outcome.report.repeat && outcome.unstable.length === 0) print(`Every rule had the same verdict in all ${outcome.report.repeat.runs} runs.`);
+      print(`Report: ${outcome.reportFile}`);
+      setExit(outcome.exitCode);
     });
 }

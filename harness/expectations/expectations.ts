@@ -1,0 +1,88 @@
+// Expected-failure baselines (web-platform-tests style): a vendor records known gaps per rule ID or test name
+// without editing tests. `fail`, `[pass, fail]`, or `skip: reason`. Unexpected results, passes included, are reported.
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { parse as parseYaml } from 'yaml';
+import { isRuleId } from '../../requirements/index.ts';
+import { ConfigError } from '../config/config-error.ts';
+import type { ConformanceReport } from '../report/conformance-report.ts';
+
+const OUTCOMES = ['pass', 'fail', 'warn', 'not-verified', 'not-applicable'] as const;
+export type ExpectedOutcome = (typeof OUTCOMES)[number];
+
+export interface Expectations {
+  file: string;
+  /** Rule ID or test name → the outcomes that are not a surprise. */
+  expected: Map<string, ExpectedOutcome[]>;
+  /** Rule ID or test name → why it is not run at all (reported not-verified, never pass). */
+  skips: Record<string, string>;
+}
+
+export interface UnexpectedResult {
+  key: string;
+  expected: ExpectedOutcome[];
+  actual: string;
+  kind: 'unexpected-pass' | 'unexpected-result';
+}
+
+export interface ExpectationOutcome {
+  file: string;
+  matched: number;
+  unexpected: UnexpectedResult[];
+  /** Keys that named nothing in this run (a renamed test, a typo). */
+  unused: string[];
+}
+
+const outcome = { type: 'string', enum: [...OUTCOMES] } as const;
+const validate = new Ajv({ strict: true, allErrors: false }).compile({
+  type: 'object',
+  additionalProperties: {
+    oneOf: [
+      outcome,
+      { type: 'array', items: outcome, minItems: 1 },
+      { type: 'object', additionalProperties: false, required: ['skip'], properties: { skip: { type: 'string', minLength: 1 } } },
+    ],
+  },
+});
+
+export function loadExpectations(file: string): Expectations {
+  let data: unknown;
+  try {
+    data = parseYaml(readFileSync(file, 'utf8')) ?? {};
+  } catch (error) {
+    throw new ConfigError('--expectations', `cannot read ${file}: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (!validate(data)) {
+    const at = validate.errors?.[0]?.instancePath.slice(1) ?? '';
+    throw new ConfigError('--expectations', `${file}: entry "${at}" must be one of ${OUTCOMES.join(', ')}, a list of them, or {skip: reason}`);
+  }
+  const expected = new Map<string, ExpectedOutcome[]>();
+  const skips: Record<string, string> = {};
+  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+    if (/^[A-Z]+-\d+[a-z]?$/.test(key) && !isRuleId(key)) throw new ConfigError('--expectations', `${file}: unknown rule ID ${key}`);
+    if (typeof value === 'string') expected.set(key, [value as ExpectedOutcome]);
+    else if (Array.isArray(value)) expected.set(key, value as ExpectedOutcome[]);
+    else skips[key] = (value as { skip: string }).skip;
+  }
+  return { file, expected, skips };
+}
+
+/** Compares a finished run with the baseline: rule keys against verdicts, test-name keys against test statuses. */
+export function compareWithExpectations(report: ConformanceReport, expectations: Expectations): ExpectationOutcome {
+  const actual = new Map<string, string>();
+  for (const rule of report.requirements) {
+    actual.set(rule.id, rule.verdict);
+    for (const test of rule.tests) actual.set(test.name, test.status === 'passed' ? 'pass' : test.status === 'failed' ? 'fail' : test.status);
+  }
+  const unexpected: UnexpectedResult[] = [];
+  const unused: string[] = [];
+  let matched = 0;
+  for (const [key, allowed] of expectations.expected) {
+    const got = actual.get(key);
+    if (got === undefined) unused.push(key);
+    else if ((allowed as string[]).includes(got)) matched += 1;
+    else unexpected.push({ key, expected: allowed, actual: got, kind: got === 'pass' ? 'unexpected-pass' : 'unexpected-result' });
+  }
+  for (const key of Object.keys(expectations.skips)) if (!actual.has(key)) unused.push(key);
+  return { file: expectations.file, matched, unexpected, unused };
+}
