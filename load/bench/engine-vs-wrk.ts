@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
 import { runOpenModel } from '../engine/open-model.ts';
 import { newHistogram, quantiles, recordMs } from '../engine/histogram.ts';
 
@@ -60,7 +61,7 @@ async function engineAt(t: Target, rate: number, secs: number): Promise<EngineRu
   const r = await runOpenModel({
     origin: t.baseUrl,
     streams: [{ startMs: 0, intervalMs: 1000 / rate, count, method: t.method, path: t.path, headers: t.headers, ...(t.body ? { body: t.body } : {}) }],
-    connections: 256,
+    connections: CONNECTIONS,
     maxInFlight: 4096,
     timeoutMs: 10_000,
     decodeHeaders: false,
@@ -87,8 +88,8 @@ async function highestSustained(t: Target): Promise<{ best: EngineRun | undefine
   let best: EngineRun | undefined;
   let rate = 2000;
   let failures = 0;
-  // why: a geometric ladder, retried once on failure (a shared machine has hiccups), stops at the second failure
-  while (rate <= 200_000 && failures < 2) {
+  // why: a geometric ladder; a rung is retried twice (a shared machine has hiccups) before the ladder stops
+  while (rate <= 200_000 && failures < 3) {
     const run = await engineAt(t, rate, Math.min(seconds, 3));
     tried.push(run);
     if (run.ok) {
@@ -99,6 +100,28 @@ async function highestSustained(t: Target): Promise<{ best: EngineRun | undefine
     await pause(500);
   }
   return { best, tried };
+}
+
+/** The client library's own ceiling: closed loop, CONNECTIONS workers, no schedule (what the engine cannot exceed). */
+async function undiciClosedLoop(t: Target, secs: number): Promise<number> {
+  const pool = new Pool(t.baseUrl, { connections: CONNECTIONS, pipelining: 1 });
+  let n = 0;
+  let stop = false;
+  const worker = async () => {
+    while (!stop) {
+      const r = await pool.request({ path: t.path, method: t.method, headers: t.headers, body: t.body ?? null });
+      await r.body.dump();
+      n++;
+    }
+  };
+  const workers = Array.from({ length: CONNECTIONS }, worker);
+  const t0 = performance.now();
+  await pause(secs * 1000);
+  const rate = n / ((performance.now() - t0) / 1000);
+  stop = true;
+  await Promise.all(workers);
+  await pool.close();
+  return rate;
 }
 
 function hasWrk(): boolean {
@@ -145,6 +168,8 @@ for (const kind of ['trivial', 'reference']) {
     const { best, tried } = await highestSustained(target);
     process.stdout.write(`engine ladder: ${tried.map((t) => `${t.rate}${t.ok ? '✓' : `✗(${pct(t.accuracy)}, drop ${t.dropped}, p99 ${t.latencyP99})`}`).join(' ')}\n`);
     process.stdout.write(`engine highest sustained arrival rate: ${best ? `${best.rate}/s (achieved ${best.achieved.toFixed(1)}/s)` : 'none'}\n`);
+    const ceiling = await undiciClosedLoop(target, seconds);
+    process.stdout.write(`undici closed loop, ${CONNECTIONS} connections (the client library's ceiling here): ${ceiling.toFixed(0)} req/s; engine reaches ${best ? (best.rate / ceiling).toFixed(2) : '0'}× of it\n`);
     if (withWrk) {
       await pause(500);
       const w = wrk(target, seconds);
