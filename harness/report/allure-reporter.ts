@@ -30,7 +30,8 @@ export class ConformanceAllureReporter extends AllureVitestReporter {
   private redactor: Redactor | undefined;
 
   constructor(resultsDir: string) {
-    super({ resultsDir });
+    // Matcher steps would quote response values into step names; the exchanges are attached instead.
+    super({ resultsDir, reportMatchers: false });
   }
 
   /** Set per run: the keys of the run's target. */

@@ -3,8 +3,9 @@
 import type { FaultName } from '../../reference/index.ts';
 import type { Settings } from '../config/settings.ts';
 import { compareWithExpectations, loadExpectations, type ExpectationOutcome, type Expectations } from '../expectations/expectations.ts';
-import { ApiClient, ExchangeFailed } from '../http/api-client.ts';
+import { ApiClient, ExchangeFailed, redactorFor } from '../http/api-client.ts';
 import { closeTransport } from '../http/transport.ts';
+import { allureResultsDir } from '../report/allure-reporter.ts';
 import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
 import { computeVerdicts } from '../report/verdicts.ts';
 import { writeReports } from '../report/write-reports.ts';
@@ -42,7 +43,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     const runs: SuiteRun[] = [];
     if (unreachable) runs.push({ records: [], errors: [unreachable] });
     else {
-      const session = await SuiteSession.open(profile);
+      const session = await SuiteSession.open(profile, { allureResultsDir: allureResultsDir(settings.run.reportDir) });
       try {
         for (let i = 1; i <= settings.run.repeat; i++) {
           if (settings.run.repeat > 1) io.log(`Run ${i} of ${settings.run.repeat}`);
@@ -79,7 +80,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     if (settings.run.repeat > 1) report.repeat = { runs: settings.run.repeat, unstable };
     const compared = expectations ? compareWithExpectations(report, expectations) : undefined;
     if (compared) report.expectations = compared;
-    const reportFile = writeReports(settings.run.reportDir, report, last.records).conformanceJson;
+    const reportFile = writeReports(settings.run.reportDir, report, last.records, redactorFor(profile)).conformanceJson;
 
     const passed = compared ? compared.unexpected.length === 0 && report.errors.length === 0 : report.summary.verdict === 'conformant';
     const exitCode = unreachable ? 2 : passed && unstable.length === 0 ? 0 : 1;
