@@ -5,8 +5,10 @@ import { SUITE_VERSION } from '../suite-info.ts';
 import { EXIT, UsageError } from './cli-error.ts';
 import { registerProve } from './commands/prove.ts';
 import { registerReference } from './commands/reference.ts';
+import { registerReport } from './commands/report.ts';
 import { registerRun } from './commands/run.ts';
 import { registerValidate } from './commands/validate.ts';
+import { registerVerifyBundle } from './commands/verify-bundle.ts';
 
 export async function main(argv: string[], env: Record<string, string | undefined>): Promise<number> {
   let exitCode: number = EXIT.ok;
@@ -18,6 +20,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
   registerRun(program, env, (code) => (exitCode = code));
   registerReference(program);
   registerValidate(program, (code) => (exitCode = code));
+  registerReport(program, env);
+  registerVerifyBundle(program, (code) => (exitCode = code));
   registerProve(program, env, (code) => (exitCode = code));
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,37 +1,77 @@
-// Terminal output of a run: a running count, each failure as it happens, and a summary table per area.
-import { AREAS } from '../../requirements/index.ts';
+// Terminal output of a run: progress per area with the elapsed time, each failure as it happens, and a
+// summary table of verdicts per area at the end.
+import { AREAS, isRuleId, requirement } from '../../requirements/index.ts';
 import type { ConformanceReport } from '../report/conformance-report.ts';
 import type { Verdict } from '../report/verdicts.ts';
 import type { TestRecord } from '../runner/test-record.ts';
 
-export function progressPrinter(print: (line: string) => void): (record: TestRecord) => void {
+/** A progress line after this many tests, or after this long since the last one. */
+const EVERY_TESTS = 25;
+const EVERY_MS = 10_000;
+
+export function progressPrinter(print: (line: string) => void, now: () => number = Date.now): (record: TestRecord) => void {
+  const started = now();
+  let lastLine = started;
   let done = 0;
-  const started = Date.now();
+  let sinceLine = 0;
+  const areas = new Map<string, { done: number; failed: number }>();
   return (record) => {
     if (record.outcome === 'deselected') return;
     done += 1;
-    if (record.state === 'failed') print(`  ✗ ${record.name}  (${record.file})`);
-    if (done % 25 === 0) print(`  … ${done} tests done, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    sinceLine += 1;
+    const area = areaOf(record);
+    const counts = areas.get(area) ?? { done: 0, failed: 0 };
+    counts.done += 1;
+    if (record.state === 'failed') counts.failed += 1;
+    areas.set(area, counts);
+    if (record.state === 'failed') print(`  ✗ [${area}] ${record.name}  (${record.file})`);
+    if (sinceLine >= EVERY_TESTS || now() - lastLine >= EVERY_MS) {
+      const perArea = [...areas].map(([a, c]) => `${a} ${c.done}${c.failed > 0 ? ` (${c.failed} ✗)` : ''}`).join(' · ');
+      print(`  … ${seconds(now() - started)}  ${done} tests done  ${perArea}`);
+      lastLine = now();
+      sinceLine = 0;
+    }
   };
+}
+
+function areaOf(record: TestRecord): string {
+  const id = record.rules[0];
+  return id && isRuleId(id) ? requirement(id).area : '?';
 }
 
 const COLUMNS: Verdict[] = ['pass', 'fail', 'warn', 'not-verified', 'not-applicable'];
 
 export function printSummary(report: ConformanceReport, print: (line: string) => void): void {
-  const rows = Object.keys(AREAS).map((area) => {
+  const areaRows = Object.keys(AREAS).map((area) => {
     const rules = report.requirements.filter((r) => r.area === area);
-    return [area, ...COLUMNS.map((v) => String(rules.filter((r) => r.verdict === v).length))];
+    return [area, ...COLUMNS.map((v) => count(rules.filter((r) => r.verdict === v).length)), String(rules.length)];
   });
-  const header = ['area', ...COLUMNS];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const totals = ['all', ...COLUMNS.map((v) => count(report.requirements.filter((r) => r.verdict === v).length)), String(report.requirements.length)];
+  const header = ['area', ...COLUMNS, 'rules'];
+  const rows = [header, ...areaRows, totals];
+  const widths = header.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const rule = widths.map((w) => '─'.repeat(w)).join('  ');
   print('');
   print(line(header));
-  for (const row of rows) print(line(row));
-  const failed = report.requirements.filter((r) => r.verdict === 'fail');
-  for (const rule of failed) print(`FAIL ${rule.id} (${rule.level}): ${rule.text}`);
-  if (report.errors.length > 0) for (const e of report.errors) print(`ERROR ${e}`);
+  print(rule);
+  for (const row of areaRows) print(line(row));
+  print(rule);
+  print(line(totals));
+  print('');
+  for (const r of report.requirements.filter((x) => x.verdict === 'fail')) print(`FAIL ${r.id} (${r.level}): ${r.text}`);
+  for (const r of report.requirements.filter((x) => x.verdict === 'warn')) print(`WARN ${r.id} (${r.level}): ${r.text}`);
+  for (const e of report.errors) print(`ERROR ${e}`);
   const { tests } = report.summary;
   print('');
-  print(`${report.summary.verdict.toUpperCase()}: ${tests.passed} passed, ${tests.failed} failed, ${tests.notVerified} not verified, ${tests.notApplicable} not applicable (${(report.durationMs / 1000).toFixed(1)} s)`);
+  print(`${report.summary.verdict.toUpperCase()}: ${tests.passed} passed, ${tests.failed} failed, ${tests.notVerified} not verified, ${tests.notApplicable} not applicable (${seconds(report.durationMs)})`);
+}
+
+/** Zeros fade into the table so the numbers that matter stand out. */
+function count(n: number): string {
+  return n === 0 ? '·' : String(n);
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
 }

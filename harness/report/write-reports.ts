@@ -3,8 +3,10 @@
 // Everything is already redacted; the redactor runs once more over each file as a last line of defence.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redactor } from '../http/redactor.ts';
+import type { Settings } from '../config/settings.ts';
+import { Redactor } from '../http/redactor.ts';
 import type { TestRecord } from '../runner/test-record.ts';
+import { BUNDLE_FILE, writeBundle } from './bundle.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { conformanceHtml } from './conformance-html.ts';
 import { junitXml } from './junit.ts';
@@ -48,4 +50,18 @@ export function readLoadJson(dir: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The certification bundle from what this run wrote to DIR (plus DIR/load.json when present). */
+export function writeBundleFromDir(dir: string, settings: Settings, file = join(dir, BUNDLE_FILE)): string {
+  const report = JSON.parse(readFileSync(join(dir, ARTIFACTS.conformanceJson), 'utf8')) as ConformanceReport;
+  const junit = readFileSync(join(dir, ARTIFACTS.junitXml), 'utf8');
+  const { apiKey, secondaryApiKey, restrictedApiKey } = settings.target;
+  const redactor = new Redactor([
+    { value: apiKey ?? '', placeholder: 'CONFORMANCE_API_KEY' },
+    { value: secondaryApiKey ?? '', placeholder: 'CONFORMANCE_SECONDARY_API_KEY' },
+    { value: restrictedApiKey ?? '', placeholder: 'CONFORMANCE_RESTRICTED_API_KEY' },
+  ]);
+  const loadJson = readLoadJson(dir);
+  return writeBundle(file, { report, junitXml: junit, settings, redactor, ...(loadJson !== undefined ? { loadJson } : {}) });
 }

@@ -1,6 +1,7 @@
 // `conformance run`: resolves settings, runs the suites against the target and exits 0 / 1 / 2.
 import type { Command } from 'commander';
 import { resolveSettings } from '../../config/resolve-settings.ts';
+import { writeBundleFromDir } from '../../report/write-reports.ts';
 import { runConformance } from '../../runner/conformance-run.ts';
 import { collect, commaList, integerOption } from '../options.ts';
 import { progressPrinter, printSummary } from '../progress.ts';
@@ -16,6 +17,7 @@ interface RunFlags {
   reportDir?: string;
   rules?: string[];
   fault: string[];
+  bundle?: string | boolean;
   readOnly?: boolean;
   expectations?: string;
   repeat?: number;
@@ -37,6 +39,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
     .option('--read-only', 'only the checks that change nothing on the target (safe for shared staging)')
     .option('--expectations <file>', 'YAML baseline of known gaps: rule ID or test name → fail | [pass, fail] | {skip: reason}')
     .option('--repeat <n>', 'run the suites n times and report every rule whose verdict changed', integerOption('--repeat', 1, 100))
+    .option('--bundle [file]', 'also write a certification bundle (default REPORT_DIR/conformance-bundle.tar.gz)')
     .action(async (flags: RunFlags) => {
       parseFaults(flags.fault);
       const settings = resolveSettings({
@@ -63,7 +66,8 @@ export function registerRun(program: Command, env: Record<string, string | undef
       for (const key of outcome.expectations?.unused ?? []) print(`Baseline entry names nothing in this run: ${key}`);
       for (const u of outcome.unstable) print(`UNSTABLE across ${outcome.report.repeat?.runs} runs: ${u.id} ${u.verdicts.join(' → ')}`);
       if (outcome.report.repeat && outcome.unstable.length === 0) print(`Every rule had the same verdict in all ${outcome.report.repeat.runs} runs.`);
-      print(`Report: ${outcome.reportFile}`);
+      print(`Report: ${outcome.reportFile} (also junit.xml, conformance.html, allure-results/; \`conformance report\` builds the Allure HTML)`);
+      if (flags.bundle) print(`Bundle: ${writeBundleFromDir(settings.run.reportDir, settings, typeof flags.bundle === 'string' ? flags.bundle : undefined)}`);
       setExit(outcome.exitCode);
     });
 }
