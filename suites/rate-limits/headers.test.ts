@@ -1,0 +1,59 @@
+import { expect } from 'vitest';
+import { conformance, type ConformanceContext } from '../../harness/conformance/conformance.ts';
+import { parseRateLimitPolicy } from '../../harness/checks/rate-limit-policy.ts';
+import type { ApiResponse } from '../../harness/http/api-client.ts';
+import { OPERATIONS, operationLabel, type Operation } from '../../harness/operations.ts';
+import { failingRequest, prepareValidRequest, sendPrepared } from '../idempotency/eight-operations.ts';
+
+const HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'] as const;
+const INTEGER = /^\d+$/;
+
+/** A successful and a failing response of the operation (the failing one where the operation has one). */
+async function responsesOf(op: Operation, ctx: ConformanceContext): Promise<ApiResponse[]> {
+  const valid = await prepareValidRequest(op, ctx);
+  const responses = [await sendPrepared(ctx.api, valid, { retryOn429: false })];
+  const failing = failingRequest(op, ctx.ids);
+  if (failing) responses.push(await sendPrepared(ctx.api, failing, { retryOn429: false }));
+  return responses;
+}
+
+for (const op of OPERATIONS) {
+  const label = operationLabel(op);
+
+  conformance('RL-01', `${label} responses carry the four RateLimit headers`, async (ctx) => {
+    for (const res of await responsesOf(op, ctx)) {
+      const missing = HEADERS.filter((h) => res.headers[h] === undefined);
+      expect(missing, `the ${res.status} response of ${label} must carry ${HEADERS.join(', ')}; it lacks`).toEqual([]);
+    }
+  });
+
+  conformance('RL-02', `${label} rate-limit headers are integers, with Remaining within the policy's burst`, async (ctx) => {
+    const responses = (await responsesOf(op, ctx)).filter((res) => HEADERS.every((h) => res.headers[h] !== undefined));
+    if (responses.length === 0) return ctx.notVerified('no response carried the RateLimit headers (RL-01)');
+    for (const res of responses) {
+      for (const h of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'] as const) {
+        if (res.headers[h] !== undefined) expect(res.headers[h], `${h} of the ${res.status} response must be a non-negative integer`).toMatch(INTEGER);
+      }
+      const parsed = parseRateLimitPolicy(res.headers['ratelimit-policy']);
+      expect(parsed.ok ? 'parses' : parsed.error, `RateLimit-Policy of the ${res.status} response must parse as <limit>;w=<seconds>;burst=<n>;…`).toBe('parses');
+      if (!parsed.ok) continue;
+      const remaining = Number(res.headers['ratelimit-remaining']);
+      expect(remaining, `RateLimit-Remaining of the ${res.status} response must not exceed the policy's burst ${parsed.policy.burst}`).toBeLessThanOrEqual(parsed.policy.burst);
+    }
+  });
+}
+
+conformance(
+  'RL-02',
+  'RateLimit-Policy names w, burst, comment, category and cost on every category',
+  async (ctx) => {
+    const byCategory = ['/v1/events/trigger', '/v1/environment-variables', '/v1/environments'].map((template) => OPERATIONS.find((op) => op.template === template)!);
+    for (const op of byCategory) {
+      const [res] = await responsesOf(op, ctx);
+      const parsed = parseRateLimitPolicy(res!.headers['ratelimit-policy']);
+      if (!parsed.ok) return ctx.notVerified(`RateLimit-Policy of ${operationLabel(op)} does not parse (RL-02): ${parsed.error}`);
+      expect(parsed.missing, `RateLimit-Policy "${res!.headers['ratelimit-policy']}" of ${operationLabel(op)} lacks parameters`).toEqual([]);
+    }
+  },
+  { level: 'SHOULD' },
+);

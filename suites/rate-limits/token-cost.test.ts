@@ -1,0 +1,49 @@
+import { expect } from 'vitest';
+import { conformance } from '../../harness/conformance/conformance.ts';
+import type { ApiResponse } from '../../harness/http/api-client.ts';
+import { TRIGGER_PATH } from '../trigger/trigger-effects.ts';
+import { readBucket, timed, type Timed } from './bucket.ts';
+
+// RL-03: two sequential requests of one category; between them the bucket may refill, at most by
+// limit/w tokens per second over the time span that contains both, and never above the burst.
+const noRetry = { retryOn429: false } as const;
+
+async function expectCost(send: () => Promise<ApiResponse>, cost: number, what: string, notVerified: (reason: string) => never): Promise<void> {
+  const first: Timed = await timed(send);
+  const second: Timed = await timed(send);
+  const [a, b] = [readBucket(first.res), readBucket(second.res)];
+  if (!a || !b) return notVerified(`${what}: no readable RateLimit-Remaining and RateLimit-Policy (RL-01, RL-02)`);
+  const refused = [first, second].find((t) => t.res.status < 200 || t.res.status >= 300);
+  if (refused) return notVerified(`${what}: a request was not accepted (${refused.res.status}), so its cost is not the one under test`);
+  const elapsedMs = second.receivedAt - first.sentAt;
+  const refill = a.refillPerSecond * (elapsedMs / 1000);
+  const highest = Math.floor(Math.min(a.policy.burst, a.remaining + 1 + refill) - cost);
+  const lowest = a.remaining - cost;
+  const context = `${what}: Remaining went from ${a.remaining} to ${b.remaining}; with a cost of ${cost} and at most ${refill.toFixed(1)} tokens refilled in ${elapsedMs.toFixed(0)} ms (burst ${a.policy.burst}) it must lie in [${lowest}, ${highest}]`;
+  expect(b.remaining, `${context}: it fell by less than the cost`).toBeLessThanOrEqual(highest);
+  expect(b.remaining, `${context}: it fell by more than the cost`).toBeGreaterThanOrEqual(lowest);
+}
+
+conformance('RL-03', 'a standard trigger lowers RateLimit-Remaining by 1', async ({ api, provision, notVerified }) => {
+  const workflow = await provision.workflow();
+  const subscriber = await provision.subscriber();
+  await expectCost(() => api.post(TRIGGER_PATH, { name: workflow.workflowId, to: [subscriber.subscriberId] }, noRetry), 1, 'two sequential triggers', notVerified);
+});
+
+conformance('RL-03', 'a bulk trigger lowers RateLimit-Remaining by 100', async ({ api, provision, notVerified }) => {
+  const workflow = await provision.workflow();
+  const subscriber = await provision.subscriber();
+  const events = [{ name: workflow.workflowId, to: [subscriber.subscriberId] }];
+  await expectCost(() => api.post(`${TRIGGER_PATH}/bulk`, { events }, noRetry), 100, 'two sequential bulk triggers (POST /v1/events/trigger/bulk)', notVerified);
+});
+
+conformance('RL-03', 'a bulk subscriber creation lowers RateLimit-Remaining by 100', async ({ api, ids, provision, notVerified }) => {
+  const subscriberId = ids.slug('bulk');
+  provision.forgetSubscriber(subscriberId);
+  const body = { subscribers: [{ subscriberId, firstName: 'Conformance' }] };
+  await expectCost(() => api.post('/v1/subscribers/bulk', body, noRetry), 100, 'two sequential bulk subscriber creations (POST /v1/subscribers/bulk)', notVerified);
+});
+
+conformance('RL-03', 'a standard configuration request lowers RateLimit-Remaining by 1', async ({ api, notVerified }) => {
+  await expectCost(() => api.get('/v1/environment-variables', noRetry), 1, 'two sequential GET /v1/environment-variables', notVerified);
+});

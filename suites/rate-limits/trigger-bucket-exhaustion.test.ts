@@ -1,0 +1,106 @@
+import { afterAll, expect } from 'vitest';
+import { conformance } from '../../harness/conformance/conformance.ts';
+import type { Provisioner } from '../../fixtures/provision.ts';
+import type { ApiClient, ApiResponse, Identity } from '../../harness/http/api-client.ts';
+import type { TargetProfile } from '../../harness/target-profile.ts';
+import { TRIGGER_PATH } from '../trigger/trigger-effects.ts';
+import { exhaust, readBucket, RefillGate, sleep, type Exhaustion } from './bucket.ts';
+
+// Every test here drains the trigger bucket of the primary environment. A drained bucket is what each of them
+// needs, so they share the refill wait: afterAll waits until the bucket is full again for the next file.
+const gate = new RefillGate();
+afterAll(() => gate.wait(60_000), 70_000);
+
+type Send = () => Promise<ApiResponse>;
+interface Sender {
+  single: Send;
+  bulk: Send;
+}
+const BULK_COST = 100;
+
+/** Triggers (single and bulk of one event) of a workflow provisioned in the environment of `as`. */
+async function triggerSender(api: ApiClient, provision: Provisioner, as: Identity = 'primary'): Promise<Sender> {
+  const own = provision.withIdentity(as);
+  const workflow = await own.workflow();
+  const subscriber = await own.subscriber();
+  const event = { name: workflow.workflowId, to: [subscriber.subscriberId] };
+  return {
+    single: () => api.post(TRIGGER_PATH, event, { as, retryOn429: false }),
+    bulk: () => api.post(`${TRIGGER_PATH}/bulk`, { events: [event] }, { as, retryOn429: false }),
+  };
+}
+
+/**
+ * Drains the trigger bucket: bulk triggers (cost 100, same category) take it below one bulk request's cost
+ * quickly, then single triggers until one gets 429; each phase is bounded by twice the announced burst
+ * (the documented rate × 5.5 s when no policy is announced).
+ */
+async function drainTriggers(trigger: Sender, target: TargetProfile): Promise<Exhaustion> {
+  const probe = await trigger.single();
+  const burst = readBucket(probe)?.policy.burst ?? Math.floor(target.limits.triggerRps * 5.5);
+  let drained: Exhaustion = { rejected: probe, lastBatch: [probe], sent: 1 };
+  if (probe.status !== 429) {
+    await exhaust(trigger.bulk, Math.ceil((2 * burst) / BULK_COST), 8);
+    drained = await exhaust(trigger.single, 2 * burst);
+  }
+  gate.note(drained.lastBatch.at(-1) ?? probe, (burst / target.limits.triggerRps) * 1000);
+  return drained;
+}
+
+/** Requests of other kinds fired together with triggers, so that the trigger bucket stays drained meanwhile. */
+async function interleaved(trigger: Send, others: Record<string, Send>, rounds: number): Promise<{ triggers: ApiResponse[]; others: [string, ApiResponse][] }> {
+  const sends: [string, Send][] = [];
+  for (let i = 0; i < rounds; i++) {
+    sends.push(['trigger', trigger], ['trigger', trigger], ['trigger', trigger]);
+    for (const entry of Object.entries(others)) sends.push(entry, ['trigger', trigger], ['trigger', trigger]);
+  }
+  const responses = await Promise.all(sends.map(([, send]) => send()));
+  const labelled = sends.map(([label], i) => [label, responses[i]!] as [string, ApiResponse]);
+  return { triggers: labelled.filter(([l]) => l === 'trigger').map(([, r]) => r), others: labelled.filter(([l]) => l !== 'trigger') };
+}
+
+conformance('RL-04', 'an exhausted trigger bucket answers 429 with Retry-After and "API rate limit exceeded"', async ({ api, provision, target }) => {
+  const { rejected, sent } = await drainTriggers(await triggerSender(api, provision), target);
+  expect(rejected, `the trigger bucket must run out: no 429 after ${sent} triggers (twice the announced burst)`).toBeDefined();
+  expect(rejected!.headers['retry-after'], 'a 429 must carry Retry-After in whole seconds').toMatch(/^\d+$/);
+  expect(rejected!.json, `the 429 body must be the JSON string "API rate limit exceeded" or a common error body with that message; got ${rejected!.text.slice(0, 200)}`).toMatchSchema(
+    'RateLimitExceededBody',
+  );
+});
+
+conformance('RL-06', 'with the trigger bucket exhausted, configuration and global requests still succeed', async ({ api, provision, target, notVerified }) => {
+  const trigger = await triggerSender(api, provision);
+  const { rejected } = await drainTriggers(trigger, target);
+  if (!rejected) return notVerified('the trigger bucket could not be exhausted (RL-04)');
+  const others = { 'GET /v1/environment-variables (configuration)': () => api.get('/v1/environment-variables', { retryOn429: false }), 'GET /v1/environments (global)': () => api.get('/v1/environments', { retryOn429: false }) };
+  const mixed = await interleaved(trigger.single, others, 6);
+  if (!mixed.triggers.some((r) => r.status === 429)) return notVerified('the trigger bucket refilled before the other categories were asked');
+  for (const [label, res] of mixed.others) {
+    expect(res.status, `${label}, sent while triggers were answered 429, must not be throttled by the trigger bucket`).not.toBe(429);
+    expect(res.status, `${label} while the trigger bucket is exhausted`).toBe(200);
+  }
+});
+
+conformance('RL-07', 'after waiting Retry-After seconds a trigger is accepted again', async ({ api, provision, target, notVerified }) => {
+  const trigger = await triggerSender(api, provision);
+  const { rejected } = await drainTriggers(trigger, target);
+  if (!rejected) return notVerified('the trigger bucket could not be exhausted (RL-04)');
+  const wait = Number(rejected.headers['retry-after'] ?? rejected.headers['ratelimit-reset']);
+  if (!Number.isFinite(wait) || wait < 0) return notVerified('the 429 names no wait (neither Retry-After nor RateLimit-Reset)');
+  if (wait > target.timeouts.maxRetryAfterS) return notVerified(`Retry-After ${wait} s exceeds timeouts.maxRetryAfterS`);
+  await sleep(wait * 1000);
+  const res = await trigger.single();
+  expect(res.status, `a trigger sent ${wait} s (the 429's Retry-After) after the 429 must be accepted`).toBeGreaterThanOrEqual(200);
+  expect(res.status, `a trigger sent ${wait} s (the 429's Retry-After) after the 429 must be accepted`).toBeLessThan(300);
+});
+
+conformance('RL-09', "exhausting one environment's trigger bucket leaves another environment's triggers unthrottled", async ({ api, provision, target, notVerified }) => {
+  const trigger = await triggerSender(api, provision);
+  const otherEnvironment = await triggerSender(api, provision, 'secondary');
+  const { rejected } = await drainTriggers(trigger, target);
+  if (!rejected) return notVerified('the trigger bucket could not be exhausted (RL-04)');
+  const mixed = await interleaved(trigger.single, { "a trigger with the secondary environment's key": otherEnvironment.single }, 8);
+  if (!mixed.triggers.some((r) => r.status === 429)) return notVerified('the primary trigger bucket refilled before the secondary environment was asked');
+  const throttled = mixed.others.filter(([, res]) => res.status === 429).length;
+  expect(throttled, `triggers of another environment, sent while the primary environment's triggers got 429, were throttled ${throttled} of ${mixed.others.length} times`).toBe(0);
+}, { needs: ['secondaryKey'] });
