@@ -1,0 +1,53 @@
+// EV-01..EV-03: the list, secret masking and stored non-secret values.
+import { expect } from 'vitest';
+import { conformance } from '../../harness/conformance/conformance.ts';
+import { listVariables, listedVariables } from './variables.ts';
+
+conformance('EV-01', 'GET /v1/environment-variables answers 200 with an array of schema-valid environment variables', async ({ api, provision, ids, notVerified }) => {
+  const { own } = await provision.environments();
+  if (!own) return notVerified('no environment of the caller could be identified (no apiKeys listed), so no variable value can be created for it');
+  const { key } = await provision.environmentVariable({ isSecret: false, values: [{ _environmentId: own._id, value: ids.slug('value') }] });
+  const res = await listVariables(api);
+  expect(res.status, 'GET /v1/environment-variables status').toBe(200);
+  expect({ method: 'GET', path: '/v1/environment-variables', status: res.status, body: res.json }).toMatchResponseSchema();
+  expect(Array.isArray(res.data), `an array of environment variables, got ${res.text.slice(0, 200)}`).toBe(true);
+  expect(res.data.map((v: { key?: string }) => v.key), `the list includes the variable ${key} created for this test`).toContain(key);
+  for (const variable of res.data) expect(variable).toMatchSchema('EnvironmentVariableDto');
+});
+
+conformance('EV-02', 'a secret variable’s plaintext never comes back in any listed value, not even as a substring', async ({ api, provision, ids, notVerified }) => {
+  const { own } = await provision.environments();
+  if (!own) return notVerified('no environment of the caller could be identified (no apiKeys listed), so no secret value can be created for it');
+  const plaintext = `${ids.slug('secret')}-plaintext`;
+  const { key } = await provision.environmentVariable({ isSecret: true, values: [{ _environmentId: own._id, value: plaintext }] });
+
+  for (const search of [undefined, key]) {
+    const res = await listVariables(api, search);
+    expect(res.status, 'the list answers 200').toBe(200);
+    const variable = (Array.isArray(res.data) ? res.data : []).find((v) => v.key === key);
+    expect(variable, `the secret variable ${key} is listed (search ${JSON.stringify(search ?? null)})`).toBeDefined();
+    expect(variable?.isSecret, 'the variable is listed as isSecret').toBe(true);
+    expect(variable?.values?.length, 'the secret variable lists its value (masked), so the check below is not vacuous').toBeGreaterThan(0);
+    for (const { value } of variable?.values ?? []) {
+      expect(typeof value === 'string' && value.includes(plaintext), `a secret value is masked: the returned value must neither equal nor contain the stored plaintext (got a value of length ${String(value).length})`).toBe(false);
+    }
+    expect(res.text.includes(plaintext), 'the stored plaintext of the secret appears nowhere in the list response').toBe(false);
+  }
+});
+
+conformance('EV-03', 'non-secret values are listed as stored, one entry per environment', async ({ api, provision, ids, notVerified }) => {
+  const { all } = await provision.environments();
+  if (all.length === 0) return notVerified('the target lists no environments, so no variable value can be created');
+  const stored = all.map((e) => ({ _environmentId: e._id, value: `${ids.slug('value')}-${e.type}` }));
+  const { key } = await provision.environmentVariable({ isSecret: false, values: stored });
+
+  const variable = (await listedVariables(api, key)).find((v) => v.key === key);
+  expect(variable, `the variable ${key} is listed`).toBeDefined();
+  expect(variable?.isSecret, 'the variable is listed as not secret').toBe(false);
+  for (const { _environmentId, value } of stored) {
+    const entries = (variable?.values ?? []).filter((v) => v._environmentId === _environmentId);
+    expect(entries.length, `exactly one value entry for environment ${_environmentId}, got ${JSON.stringify(variable?.values)}`).toBe(1);
+    expect(entries[0]?.value, `the value for environment ${_environmentId} is returned as stored`).toBe(value);
+  }
+  expect(variable?.values?.length, 'one entry per environment given, no more').toBe(stored.length);
+});
