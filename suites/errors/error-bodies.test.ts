@@ -22,9 +22,9 @@ function expectCommonBody(res: ApiResponse, target: TargetProfile, schema: 'Erro
   expect(acceptedPaths(res, target), `${why}: path ${JSON.stringify(body?.path)} is the request path`).toContain(reported);
 }
 
-conformance('ERR-01', 'a 404 for an unknown workflow carries the common error body with its status and path', async ({ api, ids, target }) => {
+conformance('ERR-01', 'a 404 for an unknown workflow carries the common error body with its status and path', async ({ api, ids, target, notVerified }) => {
   const res = await api.get(`/v2/workflows/${ids.slug('missing')}`);
-  expect(res.status, 'setup: reading an unknown workflow gives 404').toBe(404);
+  if (res.status !== 404) notVerified(`reading an unknown workflow was answered ${res.status}, not 404; ERR-03 judges that status, this test needs a 404 to check`);
   expectCommonBody(res, target, 'ErrorDto', 'a 404');
 });
 
