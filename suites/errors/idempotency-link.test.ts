@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { conformance, type ConformanceContext } from '../../harness/conformance/conformance.ts';
 import { Skip } from '../../harness/conformance/skip.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
-import { postWorkflow } from '../workflows/workflow-requests.ts';
+import { expectCreated, postWorkflow } from '../workflows/workflow-requests.ts';
 
 function requireIdempotency({ target }: ConformanceContext): void {
   if (!target.features.idempotency) throw new Skip('not-applicable', 'the target declares idempotency off (features.idempotency)');
@@ -23,7 +23,7 @@ conformance('ERR-10', 'a 422 for an idempotency key reused with a different body
   const headers = { 'idempotency-key': `conformance-${randomUUID()}` };
   const workflowId = ids.slug('wf');
   const first = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [] }, { headers });
-  expect(first.status, 'setup: the first request with the key creates the workflow').toBe(201);
+  expectCreated(first, 'setup: the first request with the key creates the workflow');
   const otherId = ids.slug('wf');
   const reused = await postWorkflow(api, cleanup, { name: `conformance ${otherId}`, workflowId: otherId, steps: [] }, { headers });
   if (reused.status !== 422) notVerified(`the key reused with a different body was answered ${reused.status}, not 422 (IDEM-05 judges that)`);

@@ -2,7 +2,7 @@
 // malformed JSON gets 400; never 2xx, never 5xx.
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { expectNoWorkflow } from '../workflows/workflow-requests.ts';
+import { expectCreated, expectNoWorkflow } from '../workflows/workflow-requests.ts';
 
 const NON_JSON: { contentType: string; render: (body: { name: string; workflowId: string }) => string }[] = [
   // A valid JSON text labelled as plain text: a target that sniffs and accepts it would create the workflow.
@@ -46,5 +46,5 @@ conformance('ERR-07', 'the same workflow body sent as application/json with a ch
     contentType: 'application/json; charset=utf-8',
   });
   if (typeof res.data?._id === 'string') cleanup.add(`workflow ${workflowId}`, async () => void (await api.delete(`/v2/workflows/${res.data._id}`)));
-  expect(res.status, 'positive control: the body the other media types carried is created when labelled application/json; charset=utf-8').toBe(201);
+  expectCreated(res, 'positive control: the body the other media types carried is created when labelled application/json; charset=utf-8');
 });

@@ -1,7 +1,7 @@
 // POST /v2/workflows: a valid body is created and echoed (WF-01, WF-02).
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { postWorkflow, readWorkflow } from './workflow-requests.ts';
+import { expectCreated, postWorkflow, readWorkflow } from './workflow-requests.ts';
 
 conformance('WF-01', 'POST /v2/workflows with an empty steps array answers 201 and a workflow response', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
@@ -32,7 +32,7 @@ conformance('WF-02', 'the created workflow echoes name, workflowId, description,
     steps: [{ name: 'In-app', type: 'in_app' }],
   };
   const res = await postWorkflow(api, cleanup, sent);
-  expect(res.status, 'the workflow is created').toBe(201);
+  expectCreated(res, 'the workflow is created');
   const wf = res.data;
   for (const field of ['name', 'workflowId', 'description', 'validatePayload', 'severity', 'active'] as const) {
     expect(wf[field], `the response echoes ${field} as sent`).toEqual(sent[field]);
@@ -44,7 +44,7 @@ conformance('WF-02', 'the created workflow echoes name, workflowId, description,
 conformance('WF-02', 'a workflow created without active, isTranslationEnabled and agent has false, false and null', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
   const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [] });
-  expect(res.status, 'the workflow is created').toBe(201);
+  expectCreated(res, 'the workflow is created');
   expect(res.data.active, '`active` defaults to false').toBe(false);
   expect(res.data.isTranslationEnabled, '`isTranslationEnabled` defaults to false').toBe(false);
   expect(res.data, '`agent` is present and null when unassigned').toHaveProperty('agent', null);
@@ -53,7 +53,7 @@ conformance('WF-02', 'a workflow created without active, isTranslationEnabled an
 conformance('WF-02', 'a workflow created with __source never returns __source', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
   const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [], __source: 'dashboard' });
-  expect(res.status, 'a body with a valid `__source` is created').toBe(201);
+  expectCreated(res, 'a body with a valid `__source` is created');
   expect(Object.keys(res.data), 'the create response never carries `__source`').not.toContain('__source');
   const read = await readWorkflow(api, res.data._id);
   expect(read.status, 'the created workflow reads back').toBe(200);

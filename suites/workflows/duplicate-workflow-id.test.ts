@@ -1,12 +1,12 @@
 // A workflowId is unique within an environment (WF-09).
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { postWorkflow, readWorkflow } from './workflow-requests.ts';
+import { expectCreated, postWorkflow, readWorkflow } from './workflow-requests.ts';
 
 conformance('WF-09', 'a second workflow with the same workflowId is rejected with 409 or 400 and the first stays untouched', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
   const first = await postWorkflow(api, cleanup, { name: 'First', workflowId, description: 'the original', steps: [{ name: 'In-app', type: 'in_app' }] });
-  expect(first.status, 'the first workflow is created').toBe(201);
+  expectCreated(first, 'the first workflow is created');
 
   const second = await postWorkflow(api, cleanup, { name: 'Second', workflowId, description: 'the duplicate', steps: [{ name: 'Email', type: 'email' }] });
   expect([409, 400], `a second workflow with workflowId "${workflowId}" is rejected with 409 or 400, got ${second.status}`).toContain(second.status);

@@ -1,7 +1,7 @@
 // POST /v2/workflows rejects a body without a required field (WF-03) or with a workflowId outside the slug pattern (WF-04).
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { errorFields, expectNoWorkflow, namesField, postWorkflow } from './workflow-requests.ts';
+import { errorFields, expectCreated, expectNoWorkflow, namesField, postWorkflow } from './workflow-requests.ts';
 
 const REQUIRED = ['name', 'workflowId', 'steps'] as const;
 
@@ -37,7 +37,7 @@ for (const field of REQUIRED) {
 conformance('WF-04', 'a workflowId using "-", "_" and "." inside the slug pattern is accepted', async ({ api, ids, cleanup }) => {
   const workflowId = `${ids.slug('wf')}.v1_x`;
   const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [] });
-  expect(res.status, `workflowId "${workflowId}" matches the slug pattern and is created`).toBe(201);
+  expectCreated(res, `workflowId "${workflowId}" matches the slug pattern and is created`);
   expect(res.data.workflowId, 'the workflowId is kept as sent').toBe(workflowId);
 });
 

@@ -1,16 +1,16 @@
 // Optional structured fields of a created workflow: preferences (WF-07) and the agent assignment (WF-08).
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { postWorkflow, readWorkflow } from './workflow-requests.ts';
+import { expectCreated, postWorkflow, readWorkflow } from './workflow-requests.ts';
 
-conformance('WF-07', 'a workflow created with user and workflow preferences answers 201 and carries preferences', async ({ api, ids, cleanup }) => {
+conformance('WF-07', 'a workflow created with user and workflow preferences is accepted and carries preferences', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
   const preferences = {
     user: { all: { enabled: true, readOnly: false }, channels: { email: { enabled: false }, sms: {} } },
     workflow: { all: { enabled: true, readOnly: true }, channels: { in_app: { enabled: true } } },
   };
   const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }], preferences });
-  expect(res.status, 'the documented `preferences` request shape is accepted with 201').toBe(201);
+  expectCreated(res, 'the documented `preferences` request shape is accepted');
   expect(res.data.preferences, 'the response carries a `preferences` object').toBeTypeOf('object');
   expect(res.data.preferences, 'the response `preferences` is an object, not null').not.toBeNull();
 });
@@ -20,7 +20,7 @@ conformance('WF-08', 'a workflow created with an agent and a provider replyTo st
   const agent = { identifier, providers: { sendgrid: { replyTo: 'replies@example.com' } } };
   const workflowId = ids.slug('wf');
   const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'Email', type: 'email' }], agent });
-  expect(res.status, 'a workflow with an agent assignment is created').toBe(201);
+  expectCreated(res, 'a workflow with an agent assignment is created');
   expect(res.data.agent, 'the create response echoes the agent with its providers').toEqual(agent);
   const read = await readWorkflow(api, res.data._id);
   expect(read.status, 'the created workflow reads back').toBe(200);
@@ -30,6 +30,6 @@ conformance('WF-08', 'a workflow created with an agent and a provider replyTo st
 conformance('WF-08', 'a workflow created with agent null has agent null', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
   const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [], agent: null });
-  expect(res.status, 'a workflow with `agent: null` is created').toBe(201);
+  expectCreated(res, 'a workflow with `agent: null` is created');
   expect(res.data, '`agent: null` leaves the agent null').toHaveProperty('agent', null);
 });

@@ -52,3 +52,8 @@ export function errorFields(res: ApiResponse): string[] {
 export function namesField(fields: string[], field: string): boolean {
   return fields.some((f) => f === field || f.startsWith(`${field}.`) || f.startsWith(`${field}[`));
 }
+
+/** Creation as a precondition of another rule: any 2xx (the exact 201 is WF-01's verdict, not every rule's). */
+export function expectCreated(res: ApiResponse, why: string): void {
+  expect(res.status >= 200 && res.status < 300, `${why}: expected the workflow to be created (2xx), got ${res.status}`).toBe(true);
+}

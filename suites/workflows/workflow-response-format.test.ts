@@ -1,7 +1,7 @@
 // Wire format of the workflow response: ISO-8601 timestamps, non-empty ids, allowed enumeration values (WF-10).
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { ISO_8601, ORIGINS, SEVERITIES, STATUSES, STEP_TYPES, postWorkflow, readWorkflow } from './workflow-requests.ts';
+import { ISO_8601, ORIGINS, SEVERITIES, STATUSES, STEP_TYPES, expectCreated, postWorkflow, readWorkflow } from './workflow-requests.ts';
 
 const TIMESTAMPS = ['createdAt', 'updatedAt', 'lastPublishedAt', 'lastTriggeredAt'] as const;
 
@@ -31,7 +31,7 @@ conformance('WF-10', 'the workflow response carries ISO-8601 timestamps, non-emp
     severity: 'medium',
     steps: [{ name: 'In-app', type: 'in_app' }, { name: 'Delay', type: 'delay' }],
   });
-  expect(res.status, 'the workflow is created').toBe(201);
+  expectCreated(res, 'the workflow is created');
   expectWireFormat(res.data, 'create response');
 
   const read = await readWorkflow(api, res.data._id);
@@ -42,6 +42,6 @@ conformance('WF-10', 'the workflow response carries ISO-8601 timestamps, non-emp
 conformance('WF-10', 'a workflow created without severity reports an allowed severity value', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
   const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [] });
-  expect(res.status, 'the workflow is created').toBe(201);
+  expectCreated(res, 'the workflow is created');
   expect(SEVERITIES, '`severity` is required in the response and one of the allowed values even when not sent').toContain(res.data.severity);
 });

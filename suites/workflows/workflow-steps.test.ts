@@ -1,13 +1,13 @@
 // Steps of a created workflow: the eleven types in order (WF-05), a required name and a slug-pattern stepId (WF-06).
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { STEP_TYPES, expectNoWorkflow, postWorkflow } from './workflow-requests.ts';
+import { STEP_TYPES, expectCreated, expectNoWorkflow, postWorkflow } from './workflow-requests.ts';
 
 conformance('WF-05', 'a workflow with one step of each of the eleven types is created with their order and type kept', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
   const steps = STEP_TYPES.map((type, i) => ({ name: `Step ${i + 1} ${type}`, type }));
   const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps });
-  expect(res.status, `a workflow with steps of types ${STEP_TYPES.join(', ')} is accepted with 201`).toBe(201);
+  expectCreated(res, `a workflow with steps of types ${STEP_TYPES.join(', ')} is accepted`);
   const returned = (res.data.steps ?? []) as { type?: unknown; name?: unknown }[];
   expect(returned.map((s) => s.type), 'the response steps keep the sent order and `type`').toEqual([...STEP_TYPES]);
   expect(returned.map((s) => s.name), 'the response steps keep the sent order and `name`').toEqual(steps.map((s) => s.name));
@@ -32,7 +32,7 @@ conformance('WF-06', 'a step without name is rejected with 4xx and creates nothi
 conformance('WF-06', 'a stepId outside the slug pattern is rejected while a slug-pattern stepId is accepted', async ({ api, ids, cleanup }) => {
   const control = ids.slug('wf');
   const accepted = await postWorkflow(api, cleanup, { name: `conformance ${control}`, workflowId: control, steps: [{ name: 'In-app', type: 'in_app', stepId: 'in-app_1.a' }] });
-  expect(accepted.status, 'control: stepId "in-app_1.a" matches the slug pattern and is accepted').toBe(201);
+  expectCreated(accepted, 'control: stepId "in-app_1.a" matches the slug pattern and is accepted');
 
   for (const stepId of ['in app', 'in-app!', '-in-app']) {
     const workflowId = ids.slug('wf');
