@@ -37,6 +37,8 @@ export interface RunningReference {
   regionalBaseUrl?: string;
   apiKeys: { dev: string; prod: string; restricted: string };
   close(): Promise<void>;
+  /** Every resource the reference holds, by kind (for the harness's own leak tests; not part of the API). */
+  inventory(): Record<string, string[]>;
 }
 
 export const DEFAULT_RATE_LIMITS = { trigger: 600, configuration: 200, global: 600 } as const;
@@ -108,6 +110,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const result: RunningReference = {
     baseUrl: `http://${urlHost}:${port}`,
     apiKeys: { ...org.keys },
+    inventory: () => org.inventory(),
     close: async () => {
       await Promise.all(
         servers.map(

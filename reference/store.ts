@@ -218,6 +218,16 @@ export class OrganizationState {
     return envId === this.prod._id ? this.prod : this.dev;
   }
 
+  /** Every resource held, as `<environment>/<kind>` → keys; environment variables are organization-wide. */
+  inventory(): Record<string, string[]> {
+    const out: Record<string, string[]> = { 'organization/environment-variables': [...this.environmentVariables.keys()] };
+    for (const env of [this.dev, this.prod]) {
+      const kinds = { workflows: env.workflows, subscribers: env.subscribers, topics: env.topics, layouts: env.layouts, integrations: env.integrations, agents: env.agents };
+      for (const [kind, map] of Object.entries(kinds)) out[`${env.type}/${kind}`] = [...map.keys()];
+    }
+    return out;
+  }
+
   get environments(): EnvironmentState[] {
     return [this.dev, this.prod];
   }
