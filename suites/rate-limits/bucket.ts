@@ -31,26 +31,35 @@ export async function timed(send: () => Promise<ApiResponse>): Promise<Timed> {
 }
 
 export interface Exhaustion {
-  /** The first 429 seen, or undefined when `maxRequests` passed without one. */
+  /** The first response `isRejection` picked out, or undefined when `maxRequests` passed without one. */
   rejected: ApiResponse | undefined;
-  /** Every response of the batch that produced the first 429 (some may still be accepted). */
+  /** Every response of the batch that produced it (some may still be accepted). */
   lastBatch: ApiResponse[];
   sent: number;
 }
 
-/** Sends `send()` in concurrent batches until one answers 429 or `maxRequests` have gone out. */
-export async function exhaust(send: () => Promise<ApiResponse>, maxRequests: number, concurrency = 32): Promise<Exhaustion> {
+/**
+ * Sends batches of concurrent requests until one counts as the rejection looked for (by default any 429)
+ * or `maxRequests` have gone out. `batch()` gives the senders of the next batch.
+ */
+export async function exhaust(
+  batch: () => (() => Promise<ApiResponse>)[],
+  maxRequests: number,
+  isRejection: (res: ApiResponse, index: number) => boolean = (res) => res.status === 429,
+): Promise<Exhaustion> {
   let sent = 0;
   while (sent < maxRequests) {
-    const size = Math.min(concurrency, maxRequests - sent);
-    const batch = Array.from({ length: size }, () => send);
-    const responses = await Promise.all(batch.map((fire) => fire()));
-    sent += size;
-    const rejected = responses.find((r) => r.status === 429);
+    const senders = batch().slice(0, maxRequests - sent);
+    const responses = await Promise.all(senders.map((send) => send()));
+    sent += senders.length;
+    const rejected = responses.find(isRejection);
     if (rejected) return { rejected, lastBatch: responses, sent };
   }
   return { rejected: undefined, lastBatch: [], sent };
 }
+
+/** `count` copies of one sender, for `exhaust`. */
+export const repeated = (send: () => Promise<ApiResponse>, count: number) => () => Array.from({ length: count }, () => send);
 
 /** Milliseconds until a bucket last seen with `reading` is full again (nothing else drawing on it). */
 export function msUntilFull(reading: BucketReading): number {

@@ -16,7 +16,6 @@ interface Sender {
   single: Send;
   bulk: Send;
 }
-const BULK_COST = 100;
 
 /** Triggers (single and bulk of one event) of a workflow provisioned in the environment of `as`. */
 async function triggerSender(api: ApiClient, provision: Provisioner, as: Identity = 'primary'): Promise<Sender> {
@@ -31,18 +30,16 @@ async function triggerSender(api: ApiClient, provision: Provisioner, as: Identit
 }
 
 /**
- * Drains the trigger bucket: bulk triggers (cost 100, same category) take it below one bulk request's cost
- * quickly, then single triggers until one gets 429; each phase is bounded by twice the announced burst
- * (the documented rate × 5.5 s when no policy is announced).
+ * Drains the trigger bucket with batches of single triggers led by two bulk triggers (cost 100, same category):
+ * the bulk ones take the bucket down whenever it holds 100 tokens, so the single ones reach a 429 even when
+ * they are sent slower than the bucket refills. Bounded by twice the announced burst in requests (the
+ * documented rate × 5.5 s when no policy is announced). The rejection looked for is a single trigger's 429.
  */
 async function drainTriggers(trigger: Sender, target: TargetProfile): Promise<Exhaustion> {
   const probe = await trigger.single();
   const burst = readBucket(probe)?.policy.burst ?? Math.floor(target.limits.triggerRps * 5.5);
-  let drained: Exhaustion = { rejected: probe, lastBatch: [probe], sent: 1 };
-  if (probe.status !== 429) {
-    await exhaust(trigger.bulk, Math.ceil((2 * burst) / BULK_COST), 8);
-    drained = await exhaust(trigger.single, 2 * burst);
-  }
+  const batch = [trigger.bulk, trigger.bulk, ...Array.from({ length: 30 }, () => trigger.single)];
+  const drained = probe.status === 429 ? { rejected: probe, lastBatch: [probe], sent: 1 } : await exhaust(() => batch, 2 * burst, (res, i) => i >= 2 && res.status === 429);
   gate.note(drained.lastBatch.at(-1) ?? probe, (burst / target.limits.triggerRps) * 1000);
   return drained;
 }
