@@ -27,3 +27,14 @@ export const OPERATIONS: readonly Operation[] = [
 ];
 
 export const operationLabel = (op: Operation) => `${op.method} ${op.template}`;
+
+const templatePatterns = OPERATIONS.map((op) => ({
+  method: op.method,
+  pattern: new RegExp(`^${op.template.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+}));
+
+/** Whether a request is one of the eight operations (method and path), wherever the target is mounted. */
+export function isOperation(method: string, url: string): boolean {
+  const path = new URL(url).pathname;
+  return templatePatterns.some((t) => t.method === method.toUpperCase() && (t.pattern.test(path) || t.pattern.test(path.replace(/^.*?(\/v[12]\/)/, '$1'))));
+}

@@ -2,6 +2,7 @@
 import type { RuleId } from '../../requirements/index.ts';
 import type { Exchange } from '../http/exchange.ts';
 import type { FeatureSettings } from '../config/settings.ts';
+import { isOperation } from '../operations.ts';
 import { parseRateLimitPolicy } from './rate-limit-policy.ts';
 
 export interface PassiveCheck {
@@ -91,7 +92,8 @@ export const PASSIVE_CHECKS: readonly PassiveCheck[] = [
   },
   {
     rule: 'RL-01',
-    applies: (e, f) => f.rateLimiting && e.authenticated && status(e) > 0 && status(e) !== 401 && status(e) !== 414,
+    // "Responses of the operations": the eight operations, not unrouted paths (VER-01 probes those).
+    applies: (e, f) => f.rateLimiting && e.authenticated && status(e) > 0 && status(e) !== 401 && status(e) !== 414 && isOperation(e.method, e.url),
     check: (e) => {
       const missing = RATE_HEADERS.filter((h) => e.responseHeaders?.[h] === undefined);
       return missing.length === 0 ? undefined : `${status(e)} response lacks ${missing.join(', ')}`;

@@ -77,13 +77,14 @@ function assertValid(data: unknown, source: string): void {
 
 function checkConsistency(settings: Settings): void {
   const { target, reference, run } = settings;
-  if (target.baseUrl && !target.apiKey) {
+  if (target.baseUrl && target.image) throw new ConfigError('target.image', 'give either a running target (--target) or an image to start (--target-image), not both');
+  if ((target.baseUrl || target.image) && !target.apiKey) {
     throw new ConfigError('target.apiKey', 'required when a target is given (--api-key, CONFORMANCE_API_KEY or target.apiKey in the config file)');
   }
-  if (!target.baseUrl && (target.apiKey || target.secondaryApiKey || target.restrictedApiKey)) {
+  if (!target.baseUrl && !target.image && (target.apiKey || target.secondaryApiKey || target.restrictedApiKey)) {
     throw new ConfigError('target.baseUrl', 'API keys were given but no target (--target or CONFORMANCE_TARGET); without a target the embedded reference runs with its own keys');
   }
-  if (target.baseUrl && reference.faults.length > 0) {
+  if ((target.baseUrl || target.image) && reference.faults.length > 0) {
     throw new ConfigError('reference.faults', 'faults only apply to the embedded reference, not to --target');
   }
   const unknown = run.rules.filter((id) => !isRuleId(id));

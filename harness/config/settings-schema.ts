@@ -18,6 +18,10 @@ export const settingsSchema = {
         apiKey: key,
         secondaryApiKey: key,
         restrictedApiKey: key,
+        image: { type: 'string', minLength: 1 },
+        imagePort: { type: 'integer', minimum: 1, maximum: 65535 },
+        imageEnv: { type: 'object', additionalProperties: { type: 'string' } },
+        waitPath: { type: 'string', pattern: '^/' },
       },
     },
     features: {

@@ -10,6 +10,14 @@ export interface TargetSettings {
   secondaryApiKey?: string;
   /** A key that authenticates but may not write (AUTH-04). */
   restrictedApiKey?: string;
+  /** A container image of the candidate, started with testcontainers instead of a running baseUrl. */
+  image?: string;
+  /** The port the image serves HTTP on (default 3000). */
+  imagePort?: number;
+  /** Environment variables for the container. */
+  imageEnv?: Record<string, string>;
+  /** Path polled until the container answers HTTP (default /v1/environments; any status counts). */
+  waitPath?: string;
 }
 
 export interface FeatureSettings {

@@ -10,6 +10,7 @@ import { buildReport, type ConformanceReport } from '../report/conformance-repor
 import { computeVerdicts } from '../report/verdicts.ts';
 import { writeReports } from '../report/write-reports.ts';
 import type { TargetProfile } from '../target-profile.ts';
+import { startContainerTarget, type ContainerSettings, type ContainerTarget } from './container-target.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from './embedded-target.ts';
 import { finalSweep } from './final-sweep.ts';
 import { toProfile } from './profile.ts';
@@ -30,12 +31,17 @@ export interface RunOutcome {
   unstable: { id: string; verdicts: string[] }[];
 }
 
-export async function runConformance(settings: Settings, io: RunIo, files?: string[]): Promise<RunOutcome> {
+export async function runConformance(settings: Settings, io: RunIo, files?: string[], env: Record<string, string | undefined> = {}): Promise<RunOutcome> {
   const startedAt = new Date();
+  let container: ContainerTarget | undefined;
   const expectations: Expectations | undefined = settings.run.expectations ? loadExpectations(settings.run.expectations) : undefined;
   let embedded: EmbeddedTarget | undefined;
   try {
-    if (!settings.target.baseUrl) embedded = await startEmbeddedTarget(settings.reference.faults as FaultName[]);
+    if (settings.target.image) {
+      io.log(`Starting ${settings.target.image} with testcontainers …`);
+      container = await startContainerTarget(containerSettings(settings), env);
+      settings = { ...settings, target: { ...settings.target, baseUrl: container.baseUrl } };
+    } else if (!settings.target.baseUrl) embedded = await startEmbeddedTarget(settings.reference.faults as FaultName[]);
     const profile = toProfile(settings, embedded, expectations?.skips);
     io.log(describeTarget(profile, settings));
     const unreachable = await preflight(profile, io);
@@ -88,7 +94,13 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
   } finally {
     await closeTransport();
     await embedded?.reference.close();
+    await container?.stop();
   }
+}
+
+function containerSettings(settings: Settings): ContainerSettings {
+  const { target, timeouts } = settings;
+  return { image: target.image!, port: target.imagePort ?? 3000, env: target.imageEnv ?? {}, waitPath: target.waitPath ?? '/v1/environments', startupTimeoutMs: Math.min(timeouts.runMs, 120_000) };
 }
 
 function describeTarget(profile: TargetProfile, settings: Settings): string {

@@ -69,3 +69,10 @@ describe('ERR-01 and the delete-topic-subscriptions result', () => {
     expect(verdict('ERR-01', e)).toBe('n/a');
   });
 });
+
+describe('RL-01 scope', () => {
+  it('applies to the eight operations only, not to unrouted paths', () => {
+    expect(verdict('RL-01', exchange(404, {}, { responseHeaders: {}, url: 'http://127.0.0.1:1/v2/events/trigger' }))).toBe('n/a');
+    expect(verdict('RL-01', exchange(404, {}, { responseHeaders: {}, method: 'PATCH', url: 'http://127.0.0.1:1/v2/subscribers/x/preferences' }))).toContain('lacks');
+  });
+});

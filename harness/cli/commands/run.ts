@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { resolveSettings } from '../../config/resolve-settings.ts';
 import { writeBundleFromDir } from '../../report/write-reports.ts';
 import { runConformance } from '../../runner/conformance-run.ts';
+import { UsageError } from '../cli-error.ts';
 import { collect, commaList, integerOption } from '../options.ts';
 import { progressPrinter, printSummary } from '../progress.ts';
 import { parseFaults } from './reference.ts';
@@ -21,6 +22,10 @@ interface RunFlags {
   readOnly?: boolean;
   expectations?: string;
   repeat?: number;
+  targetImage?: string;
+  targetPort?: number;
+  targetEnv: string[];
+  waitPath?: string;
 }
 
 export function registerRun(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
@@ -38,6 +43,10 @@ export function registerRun(program: Command, env: Record<string, string | undef
     .option('--fault <name>', 'embedded reference only: switch on a deliberate fault (repeatable)', collect, [])
     .option('--read-only', 'only the checks that change nothing on the target (safe for shared staging)')
     .option('--expectations <file>', 'YAML baseline of known gaps: rule ID or test name → fail | [pass, fail] | {skip: reason}')
+    .option('--target-image <image>', 'start the candidate from this container image (testcontainers) and run against it')
+    .option('--target-port <n>', 'the port the image serves HTTP on (default 3000)', integerOption('--target-port', 1, 65535))
+    .option('--target-env <K=V>', 'environment variable for the container (repeatable)', collect, [])
+    .option('--wait-path <path>', 'path polled until the container answers HTTP (default /v1/environments)')
     .option('--repeat <n>', 'run the suites n times and report every rule whose verdict changed', integerOption('--repeat', 1, 100))
     .option('--bundle [file]', 'also write a certification bundle (default REPORT_DIR/conformance-bundle.tar.gz)')
     .action(async (flags: RunFlags) => {
@@ -57,10 +66,14 @@ export function registerRun(program: Command, env: Record<string, string | undef
           'run.readOnly': flags.readOnly,
           'run.expectations': flags.expectations,
           'run.repeat': flags.repeat,
+          'target.image': flags.targetImage,
+          'target.imagePort': flags.targetPort,
+          'target.imageEnv': flags.targetEnv.length > 0 ? parseEnvPairs(flags.targetEnv) : undefined,
+          'target.waitPath': flags.waitPath,
         },
       });
       const print = (line: string) => process.stdout.write(`${line}\n`);
-      const outcome = await runConformance(settings, { log: print, onRecord: progressPrinter(print) });
+      const outcome = await runConformance(settings, { log: print, onRecord: progressPrinter(print) }, undefined, env);
       printSummary(outcome.report, print);
       for (const u of outcome.expectations?.unexpected ?? []) print(`UNEXPECTED ${u.kind === 'unexpected-pass' ? 'PASS' : 'RESULT'}: ${u.key} is ${u.actual}, the baseline expects ${u.expected.join(' or ')}`);
       for (const key of outcome.expectations?.unused ?? []) print(`Baseline entry names nothing in this run: ${key}`);
@@ -70,4 +83,14 @@ export function registerRun(program: Command, env: Record<string, string | undef
       if (flags.bundle) print(`Bundle: ${writeBundleFromDir(settings.run.reportDir, settings, typeof flags.bundle === 'string' ? flags.bundle : undefined)}`);
       setExit(outcome.exitCode);
     });
+}
+
+function parseEnvPairs(pairs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--target-env takes KEY=VALUE, got "${pair}"`);
+    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
 }
