@@ -62,7 +62,7 @@ function metadataMessage(rules: string[], level: 'SHOULD' | undefined, reason: s
   const known = rules.filter(isRuleId).map(requirement);
   const labels: Label[] = [];
   for (const rule of known) {
-    labels.push({ name: 'epic', value: `${rule.area} — ${AREAS[rule.area]}` });
+    labels.push({ name: 'epic', value: `${rule.area}: ${AREAS[rule.area].replaceAll('`', '')}` });
     labels.push({ name: 'feature', value: `${rule.id} (${rule.level})` });
     labels.push({ name: 'rule', value: rule.id });
     labels.push({ name: 'tag', value: rule.id });

@@ -3,11 +3,13 @@
 // and the load charts when a load run left DIR/load.json. No external resources; every value is escaped.
 import { AREAS } from '../../requirements/index.ts';
 import type { ConformanceReport } from './conformance-report.ts';
-import { loadSection } from './load-charts.ts';
-import { html, raw, type Markup } from './markup.ts';
+import { loadCharts, loadSection } from './load-charts.ts';
+import { escapeMarkup, html, raw, type Markup } from './markup.ts';
 import type { RuleTest, RuleVerdict, Verdict } from './verdicts.ts';
 
 const VERDICTS: Verdict[] = ['fail', 'warn', 'pass', 'not-verified', 'not-applicable'];
+/** Failing tests shown in full per rule; the rest are one click away, so one broken rule does not bury the others. */
+const SHOWN_FAILED_TESTS = 2;
 
 export function conformanceHtml(report: ConformanceReport, loadJson?: unknown): string {
   const ok = report.summary.verdict === 'conformant';
@@ -17,6 +19,7 @@ export function conformanceHtml(report: ConformanceReport, loadJson?: unknown): 
 <style>${raw(CSS)}</style></head>
 <body>
 ${banner(report)}
+${jumpLinks(report, loadJson)}
 <main>
 ${areaSummary(report)}
 ${problems(report)}
@@ -34,8 +37,9 @@ function banner(report: ConformanceReport): Markup {
   const ok = report.summary.verdict === 'conformant';
   const { tests, counts } = report.summary;
   const failedMust = counts.MUST.fail;
+  const unverified = counts.MUST['not-verified'];
   const why = ok
-    ? 'No MUST rule failed and every suite file ran.'
+    ? `No MUST rule failed and every suite file ran.${unverified > 0 ? ` ${unverified} MUST rule${unverified === 1 ? ' was' : 's were'} not verified (see the matrix).` : ''}`
     : [failedMust > 0 ? `${failedMust} MUST rule${failedMust === 1 ? '' : 's'} failed` : '', report.errors.length > 0 ? `${report.errors.length} run error${report.errors.length === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ');
   const target = report.target.embeddedReference
     ? html`embedded reference ${report.target.faults.length > 0 ? html`with fault${report.target.faults.length > 1 ? 's' : ''} <b>${report.target.faults.join(', ')}</b>` : ''} at ${report.target.baseUrl}`
@@ -53,6 +57,11 @@ function banner(report: ConformanceReport): Markup {
     <dt>SHOULD rules</dt><dd>${countLine(counts.SHOULD)}</dd>
   </dl>
 </header>`;
+}
+
+function jumpLinks(report: ConformanceReport, loadJson: unknown): Markup {
+  const broken = report.requirements.filter((r) => r.verdict === 'fail' || r.verdict === 'warn').length;
+  return html`<nav class="jump">${report.errors.length > 0 ? html`<a href="#errors">Run errors (${report.errors.length})</a>` : ''}${broken > 0 ? html`<a href="#failures">Failures and warnings (${broken})</a>` : ''}<a href="#matrix">Rule matrix (${report.requirements.length})</a>${report.leaks.length > 0 ? html`<a href="#leaks">Leftovers (${report.leaks.length})</a>` : ''}${loadCharts(loadJson) ? html`<a href="#load">Load run</a>` : ''}</nav>`;
 }
 
 function countLine(c: Record<Verdict, number>): Markup {
@@ -91,9 +100,10 @@ function failureCard(rule: RuleVerdict): Markup {
   const failed = rule.tests.filter((t) => t.status === 'failed');
   return html`<article class="failure v-border-${rule.verdict}" id="fail-${rule.id}">
   <h3><span class="v v-${rule.verdict}">${rule.verdict}</span> ${rule.id} <span class="level">${rule.level}</span> <span class="muted">spec § ${rule.section}</span></h3>
-  <blockquote>${rule.text}</blockquote>
+  <blockquote>${ruleText(rule.text)}</blockquote>
   ${rule.reason ? html`<p class="muted">${rule.reason}</p>` : ''}
-  ${failed.map((t) => failedTest(t))}
+  ${failed.slice(0, SHOWN_FAILED_TESTS).map((t) => failedTest(t))}
+  ${failed.length > SHOWN_FAILED_TESTS ? html`<details class="more"><summary>${failed.length - SHOWN_FAILED_TESTS} more failing test${failed.length - SHOWN_FAILED_TESTS === 1 ? '' : 's'} of ${rule.id}</summary>${failed.slice(SHOWN_FAILED_TESTS).map((t) => failedTest(t))}</details>` : ''}
 </article>`;
 }
 
@@ -142,7 +152,7 @@ function matrix(report: ConformanceReport): Markup {
     const rules = report.requirements.filter((r) => r.area === area);
     if (rules.length === 0) return '';
     return html`<div class="area" id="area-${area}"><h3>${area} <span class="muted">— ${plainArea(area)}</span></h3>
-    <table class="rules"><thead><tr><th>rule</th><th>level</th><th>verdict</th><th>requirement</th><th>tests</th></tr></thead><tbody>
+    <table class="rules"><colgroup><col class="c-id"><col class="c-level"><col class="c-verdict"><col><col class="c-tests"></colgroup><thead><tr><th>rule</th><th>level</th><th>verdict</th><th>requirement</th><th>tests</th></tr></thead><tbody>
     ${rules.map(ruleRow)}</tbody></table></div>`;
   })}
   <p class="none" hidden>No rule has this verdict.</p>
@@ -155,9 +165,14 @@ function ruleRow(rule: RuleVerdict): Markup {
   <td class="id">${broken ? html`<a href="#fail-${rule.id}">${rule.id}</a>` : rule.id}</td>
   <td>${rule.level}</td>
   <td><span class="v v-${rule.verdict}">${rule.verdict}</span></td>
-  <td>${rule.text}${rule.reason ? html`<div class="muted reason">${rule.reason}</div>` : ''}</td>
+  <td>${ruleText(rule.text)}${rule.reason ? html`<div class="muted reason">${rule.reason}</div>` : ''}</td>
   <td>${rule.tests.length === 0 ? html`<span class="muted">none</span>` : html`<details><summary>${rule.tests.length} test${rule.tests.length === 1 ? '' : 's'}</summary><ul class="tests">${rule.tests.map((t) => html`<li><span class="s s-${t.status}">${t.status}</span> ${t.name}${t.level ? ' (SHOULD-level)' : ''} <span class="muted">${t.durationMs} ms</span>${t.status !== 'passed' && t.status !== 'failed' && t.message ? html`<div class="muted">${t.message}</div>` : ''}</li>`)}</ul></details>`}</td>
 </tr>`;
+}
+
+/** RULES.md marks literals as Markdown code spans; they become <code> after escaping (so no markup gets through). */
+function ruleText(text: string): Markup {
+  return raw(escapeMarkup(text).replace(/`([^`]+)`/g, '<code>$1</code>'));
 }
 
 /** Area headings carry Markdown code spans in RULES.md; the page shows them as plain text. */
@@ -175,6 +190,9 @@ body{margin:0}main{max-width:1200px;margin:0 auto;padding:0 24px 48px}
 h2{margin:28px 0 10px;font-size:20px}h3{margin:18px 0 8px;font-size:16px}h4{margin:12px 0 6px;font-size:14px}
 table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}th,td{border:1px solid #e5e7eb;padding:5px 8px;text-align:left;vertical-align:top}
 th{background:#f3f4f6;font-weight:600}td.num{text-align:center}table.summary td:first-child{white-space:nowrap}
+table.rules{table-layout:fixed}col.c-id{width:86px}col.c-level{width:64px}col.c-verdict{width:118px}col.c-tests{width:260px}
+code{font-family:ui-monospace,monospace;font-size:.92em;background:#eef2f7;border-radius:3px;padding:0 3px}
+nav.jump{max-width:1200px;margin:0 auto;padding:8px 24px;font-size:14px}nav.jump a{margin-right:16px}
 td.id{white-space:nowrap;font-family:ui-monospace,monospace;font-weight:600}
 .v{display:inline-block;padding:1px 7px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap;border:1px solid currentColor}
 .v-pass{color:var(--pass)}.v-fail{color:var(--fail)}.v-warn{color:var(--warn)}.v-not-verified{color:var(--nv)}.v-not-applicable{color:var(--na);border-style:dashed}
@@ -187,12 +205,12 @@ blockquote{margin:6px 0;padding:6px 12px;background:#f3f4f6;border-radius:4px;fo
 .label{font-size:11px;text-transform:uppercase;letter-spacing:.05em;color:#6b7280;margin:6px 0 2px}
 pre{margin:4px 0;padding:8px 10px;background:#111827;color:#f9fafb;border-radius:4px;font-size:12px;white-space:pre-wrap;word-break:break-word;max-height:360px;overflow:auto}
 .curl pre{background:#1e3a8a}
-details summary{cursor:pointer;font-size:13px;color:#1d4ed8}
+details summary{cursor:pointer;font-size:13px;color:#1d4ed8}details.more{margin-top:10px}details.more>summary{font-weight:600}
 ul.tests{margin:4px 0;padding-left:16px;font-size:12px}ul.tests li{margin:2px 0}
 .filters{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0 10px}
 .filters button{font:inherit;font-size:13px;padding:4px 10px;border:1px solid #d1d5db;border-radius:14px;background:#fff;cursor:pointer}
 .filters button.active{background:#111827;color:#fff;border-color:#111827}.filters button:disabled{opacity:.4;cursor:default}
-.charts{display:flex;flex-wrap:wrap;gap:16px}figure{margin:0;background:#fff;border:1px solid #e5e7eb;border-radius:4px;padding:8px}
+.charts{display:flex;flex-wrap:wrap;gap:16px;align-items:center}.charts>p{flex:1 1 280px}figure{margin:0;background:#fff;border:1px solid #e5e7eb;border-radius:4px;padding:8px}
 figcaption{font-size:13px;font-weight:600;margin-bottom:4px}svg.chart{max-width:100%;height:auto}
 .legend{font-size:12px;display:flex;gap:12px}.legend i{display:inline-block;width:12px;height:3px;margin-right:4px;vertical-align:middle}
 footer{text-align:center;font-size:12px;color:#6b7280;padding:16px}

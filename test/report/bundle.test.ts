@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { create } from 'tar';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../harness/cli/main.ts';
+import { DEFAULT_SETTINGS } from '../../harness/config/settings.ts';
+import { BUNDLE_FILES, bundleFiles, MANIFEST, sha256, writeBundle, type BundleInput } from '../../harness/report/bundle.ts';
+import { junitXml } from '../../harness/report/junit.ts';
+import { readBundle, verifyBundle } from '../../harness/report/verify-bundle.ts';
+import { sampleRecords, sampleReport } from './sample-report.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'bundle-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const KEY = 'sk_test_bundle_key_0123456789';
+const input = (): BundleInput => {
+  const records = sampleRecords();
+  const report = sampleReport(records);
+  return {
+    report,
+    junitXml: junitXml(report, records),
+    settings: { ...structuredClone(DEFAULT_SETTINGS), target: { baseUrl: 'http://127.0.0.1:1', apiKey: KEY, restrictedApiKey: `${KEY}-r` } },
+    loadJson: { format: 'notification-api-conformance/load', verdicts: [], timelines: [{ scenario: 's', routes: { trigger: { sent: 3, examples: [{ body: KEY }] } }, buckets: [] }] },
+  };
+};
+
+/** Writes any set of files as a bundle, for tampering. */
+function pack(name: string, files: Map<string, string>, withManifest = true): string {
+  const stage = mkdtempSync(join(dir, 'stage-'));
+  const all = new Map(files);
+  if (withManifest) {
+    all.delete(MANIFEST);
+    all.set(MANIFEST, [...all].map(([n, c]) => `${sha256(c)}  ${n}\n`).join(''));
+  }
+  for (const [n, c] of all) writeFileSync(join(stage, n), c);
+  const file = join(dir, name);
+  create({ file, cwd: stage, gzip: true, sync: true }, [...all.keys()]);
+  return file;
+}
+
+const failures = (file: string) => verifyBundle(readBundle(file)).filter((c) => !c.ok).map((c) => c.what);
+
+describe('certification bundle', () => {
+  it('holds the report, junit, redacted configuration, provenance, load summary and a manifest, and verifies', () => {
+    const file = writeBundle(join(dir, 'ok.tar.gz'), input());
+    const files = readBundle(file);
+    expect([...files.keys()].sort()).toEqual([MANIFEST, ...Object.values(BUNDLE_FILES)].sort());
+    const text = [...files.values()].map((b) => b.toString('utf8')).join('\n');
+    expect(text).not.toContain(KEY);
+    expect(JSON.parse(files.get(BUNDLE_FILES.configuration)!.toString()).target).toMatchObject({ apiKey: '[REDACTED]', restrictedApiKey: '[REDACTED]', baseUrl: 'http://127.0.0.1:1' });
+    const provenance = JSON.parse(files.get(BUNDLE_FILES.provenance)!.toString());
+    expect(provenance).toMatchObject({ spec: { version: '3.19.2' }, suite: { name: 'notification-api-conformance' } });
+    expect(provenance.suite).toHaveProperty('gitCommit');
+    expect(failures(file)).toEqual([]);
+  });
+
+  it('is byte-for-byte reproducible for the same report', () => {
+    const a = bundleFiles(input());
+    const b = bundleFiles(input());
+    a.delete(BUNDLE_FILES.provenance);
+    b.delete(BUNDLE_FILES.provenance);
+    a.delete(MANIFEST);
+    b.delete(MANIFEST);
+    expect(a).toEqual(b);
+  });
+
+  it('fails on a file changed after the manifest was made', () => {
+    const files = bundleFiles(input());
+    files.set(BUNDLE_FILES.junit, `${files.get(BUNDLE_FILES.junit)}<!-- edited -->`);
+    expect(failures(pack('edited.tar.gz', files, false))).toEqual(['junit.xml matches its SHA-256']);
+  });
+
+  it('fails on a file the manifest does not list, and on a missing one', () => {
+    const files = bundleFiles(input());
+    const extra = pack('extra.tar.gz', new Map([...files, ['notes.txt', 'hi']]), false);
+    expect(failures(extra)).toEqual(['notes.txt is listed in SHA256SUMS']);
+    const missing = new Map(files);
+    missing.delete(BUNDLE_FILES.junit);
+    expect(failures(pack('missing.tar.gz', missing, false))).toEqual(expect.arrayContaining(['junit.xml (listed in SHA256SUMS) is in the bundle', 'junit.xml is present']));
+  });
+
+  it('fails when a rule is missing or the summary does not match the verdicts, even with a fresh manifest', () => {
+    const files = bundleFiles(input());
+    const report = JSON.parse(files.get(BUNDLE_FILES.report)!);
+    const dropped = { ...report, requirements: report.requirements.filter((r: { id: string }) => r.id !== 'AUTH-02') };
+    expect(failures(pack('dropped.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(dropped)]]))).join('\n')).toContain('missing AUTH-02');
+    const flipped = { ...report, summary: { ...report.summary, verdict: 'conformant' } };
+    expect(failures(pack('flipped.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(flipped)]])))).toEqual(['the summary matches the verdicts (conformant)']);
+    const passed = structuredClone(report);
+    passed.requirements.find((r: { id: string }) => r.id === 'AUTH-03').verdict = 'pass';
+    expect(failures(pack('passed.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(passed)]]))).join('\n')).toContain('every verdict fits its tests (not AUTH-03=pass)');
+  });
+
+  it('verify-bundle exits 0 on a good bundle and 1 on a bad one', async () => {
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      expect(await main(['verify-bundle', writeBundle(join(dir, 'cli.tar.gz'), input())], {})).toBe(0);
+      const files = bundleFiles(input());
+      files.set(BUNDLE_FILES.report, '{}');
+      expect(await main(['verify-bundle', pack('bad.tar.gz', files, false)], {})).toBe(1);
+      writeFileSync(join(dir, 'garbage.tar.gz'), 'not an archive');
+      expect(await main(['verify-bundle', join(dir, 'garbage.tar.gz')], {})).toBe(1);
+      expect(out.mock.calls.map((c) => String(c[0])).join('')).toContain('INVALID');
+    } finally {
+      out.mockRestore();
+    }
+  });
+});

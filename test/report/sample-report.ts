@@ -1,0 +1,42 @@
+// A small conformance report and its records, for tests of the artifacts written from them.
+import { computeVerdicts } from '../../harness/report/verdicts.ts';
+import { buildReport, type ConformanceReport } from '../../harness/report/conformance-report.ts';
+import type { TestRecord } from '../../harness/runner/test-record.ts';
+
+export const record = (rules: string[], state: TestRecord['state'], extra: Partial<TestRecord> = {}): TestRecord => ({
+  name: `${rules.join(', ')} ${state}`,
+  file: 'suites/auth/x.test.ts',
+  rules,
+  state,
+  durationMs: 12,
+  observations: [],
+  evidence: [],
+  leaks: [],
+  ...extra,
+});
+
+export const HOSTILE = `</pre><script>alert("x")</script> & 'quotes' \u0001`;
+
+export function sampleRecords(): TestRecord[] {
+  return [
+    record(['AUTH-01'], 'passed'),
+    record(['AUTH-03'], 'failed', {
+      name: `Bearer scheme is rejected ${HOSTILE} [AUTH-03]`,
+      message: `expected 401, got 200\n\nRule: AUTH-03 (MUST, authentication): …\n\nLast exchange: GET http://t/v1/environments → 200`,
+      evidence: [`GET http://t/v1/environments → 200\n  body: {"data":[]}\n  reproduce: curl -sS -i -X GET 'http://t/v1/environments' -H "authorization: Bearer \${CONFORMANCE_API_KEY}"`],
+    }),
+    record(['AUTH-04'], 'skipped', { outcome: 'not-verified', reason: 'no restricted API key configured' }),
+    record(['TRIG-01'], 'skipped', { outcome: 'deselected', reason: 'not among --rules' }),
+  ];
+}
+
+export function sampleReport(records = sampleRecords(), errors: string[] = []): ConformanceReport {
+  return buildReport({
+    target: { baseUrl: 'http://127.0.0.1:1', embeddedReference: true, faults: ['bearer-accepted'] },
+    startedAt: new Date('2026-01-01T00:00:00Z'),
+    finishedAt: new Date('2026-01-01T00:01:00Z'),
+    requirements: computeVerdicts(records, { idempotency: true, rateLimiting: true }),
+    leaks: [],
+    errors,
+  });
+}
