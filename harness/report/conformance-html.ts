@@ -90,6 +90,15 @@ function problems(report: ConformanceReport): Markup {
   if (broken.length > 0) {
     parts.push(html`<section id="failures"><h2>Failures and warnings (${broken.length})</h2>${broken.map(failureCard)}</section>`);
   }
+  if (report.expectations) {
+    const e = report.expectations;
+    parts.push(html`<section id="expectations"><h2>Against the baseline ${e.file}</h2><p>${e.matched} entr${e.matched === 1 ? 'y' : 'ies'} matched; ${e.unexpected.length} unexpected result${e.unexpected.length === 1 ? '' : 's'}.</p>
+    ${e.unexpected.length > 0 ? html`<table><thead><tr><th>rule or test</th><th>baseline</th><th>this run</th></tr></thead><tbody>${e.unexpected.map((u) => html`<tr><td>${u.key}</td><td>${u.expected.join(' or ')}</td><td><b>${u.actual}</b>${u.kind === 'unexpected-pass' ? ' (unexpected pass: update the baseline)' : ''}</td></tr>`)}</tbody></table>` : ''}
+    ${e.unused.length > 0 ? html`<p class="muted">Entries that named nothing in this run: ${e.unused.join(', ')}</p>` : ''}</section>`);
+  }
+  if (report.repeat && report.repeat.unstable.length > 0) {
+    parts.push(html`<section id="unstable"><h2>Unstable across ${report.repeat.runs} runs</h2><ul>${report.repeat.unstable.map((u) => html`<li><b>${u.id}</b>: ${u.verdicts.join(' → ')}</li>`)}</ul></section>`);
+  }
   if (report.leaks.length > 0) {
     parts.push(html`<section id="leaks"><h2>Resources left on the target</h2><ul>${report.leaks.map((l) => html`<li><code>${l}</code></li>`)}</ul></section>`);
   }

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { printSummary, progressPrinter } from '../../harness/cli/progress.ts';
+import { record, sampleReport } from './sample-report.ts';
+
+describe('terminal progress', () => {
+  it('prints failures as they happen and a per-area line with the elapsed time every 25 tests', () => {
+    const lines: string[] = [];
+    let now = 0;
+    const onRecord = progressPrinter((l) => lines.push(l), () => now);
+    onRecord(record(['TRIG-01'], 'skipped', { outcome: 'deselected' }));
+    onRecord(record(['AUTH-03'], 'failed', { name: 'Bearer is rejected [AUTH-03]' }));
+    for (let i = 0; i < 24; i++) {
+      now += 100;
+      onRecord(record([i % 2 ? 'AUTH-01' : 'ERR-01'], 'passed'));
+    }
+    expect(lines).toEqual(['  ✗ [AUTH] Bearer is rejected [AUTH-03]  (suites/auth/x.test.ts)', '  … 2.4 s  25 tests done  AUTH 13 (1 ✗) · ERR 12']);
+  });
+
+  it('also prints after ten quiet seconds, however few tests finished', () => {
+    const lines: string[] = [];
+    let now = 0;
+    const onRecord = progressPrinter((l) => lines.push(l), () => now);
+    now = 10_500;
+    onRecord(record(['RL-01'], 'passed'));
+    expect(lines).toEqual(['  … 10.5 s  1 tests done  RL 1']);
+  });
+
+  it('ends with a table of verdicts per area, a total row, and the failed rules', () => {
+    const lines: string[] = [];
+    printSummary(sampleReport(), (l) => lines.push(l));
+    const header = lines.find((l) => l.startsWith('area'))!;
+    expect(header.split(/\s+/)).toEqual(['area', 'pass', 'fail', 'warn', 'not-verified', 'not-applicable', 'rules']);
+    expect(lines.find((l) => l.startsWith('AUTH'))!.split(/\s+/)).toEqual(['AUTH', '1', '1', '·', '4', '·', '6']);
+    expect(lines.some((l) => l.startsWith('all '))).toBe(true);
+    expect(lines).toContain(lines.find((l) => l.startsWith('FAIL AUTH-03 (MUST)')));
+    expect(lines.at(-1)).toMatch(/^NON-CONFORMANT: 1 passed, 1 failed, 1 not verified, 0 not applicable \(60\.0 s\)$/);
+  });
+});
