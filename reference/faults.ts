@@ -18,6 +18,12 @@ export const FAULTS = {
   'error-status-code-mismatch': { rules: ['ERR-01'], description: 'Error bodies carry `statusCode` as a string' },
   'wrong-422-shape': { rules: ['ERR-02'], description: '422 bodies carry `errors` as an array of strings instead of a field map' },
   '500-without-errorId': { rules: ['ERR-08'], description: 'Malformed JSON bodies, and any trigger whose payload has the key `__crash`, produce a 500 without `errorId`' },
+  'not-found-as-400': { rules: ['ERR-03'], description: 'Unknown resources are answered 400 instead of 404' },
+  'method-not-allowed-500': { rules: ['ERR-04'], description: 'An unsupported method on a known path is answered 500 (with errorId) instead of 405' },
+  'no-body-limit': { rules: ['ERR-05'], description: 'Request bodies of any size are accepted (no 413)' },
+  'no-uri-limit': { rules: ['ERR-06'], description: 'Overlong URIs are routed as usual (no 414)' },
+  'media-type-ignored': { rules: ['ERR-07'], description: 'Bodies are parsed as JSON whatever their Content-Type (no 415)' },
+  'no-idempotency-link': { rules: ['ERR-10'], description: 'Idempotency 409/422 responses carry no Link header' },
   'text-plain-content-type': { rules: ['ERR-09'], description: 'JSON responses are labelled `Content-Type: text/plain`' },
   // RL
   'no-ratelimit-headers': { rules: ['RL-01'], description: 'No RateLimit-* headers on any response' },

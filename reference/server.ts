@@ -51,7 +51,7 @@ export class Pipeline {
     const url = req.url ?? '/';
     const method = req.method ?? 'GET';
     // why: 414 is answered before anything else and carries no rate-limit or idempotency headers
-    if (url.length > MAX_URI_LENGTH) {
+    if (url.length > MAX_URI_LENGTH && !app.has('no-uri-limit')) {
       req.resume();
       return this.sendError(res, url, 414, 'URI Too Long', {});
     }
@@ -92,6 +92,7 @@ export class Pipeline {
     if (match.kind === 'method-not-allowed') {
       req.resume();
       peek();
+      if (app.has('method-not-allowed-500')) return this.sendError(res, url, 500, 'Internal server error', headers, { errorId: 'fault-405' });
       return this.sendError(res, url, 405, `Method ${method} not allowed on ${path}`, headers);
     }
     if (isForbidden(auth, method) && !app.has('restricted-can-write')) {
@@ -112,7 +113,8 @@ export class Pipeline {
 
     let body: unknown;
     try {
-      body = await readJsonBody(req, route.maxBody ?? DEFAULT_MAX_BODY, app.has('500-without-errorId'));
+      const limit = app.has('no-body-limit') ? Number.MAX_SAFE_INTEGER : (route.maxBody ?? DEFAULT_MAX_BODY);
+      body = await readJsonBody(req, limit, app.has('500-without-errorId'), app.has('media-type-ignored'));
     } catch (e) {
       if (e instanceof CrashError) return this.sendError(res, url, 500, 'Internal server error', headers);
       peek();
@@ -141,12 +143,12 @@ export class Pipeline {
       if (r.kind === 'in-progress') {
         peek();
         headers['Retry-After'] = '1';
-        headers['Link'] = IDEMPOTENCY_DOCS_LINK;
+        if (!app.has('no-idempotency-link')) headers['Link'] = IDEMPOTENCY_DOCS_LINK;
         return this.sendError(res, url, 409, inProgressMessage(rawKey), headers);
       }
       if (r.kind === 'mismatch') {
         peek();
-        headers['Link'] = IDEMPOTENCY_DOCS_LINK;
+        if (!app.has('no-idempotency-link')) headers['Link'] = IDEMPOTENCY_DOCS_LINK;
         const msg = reusedMessage(rawKey);
         return this.sendError(res, url, 422, msg, headers, { errors: { 'idempotency-key': { messages: [msg], value: rawKey } } });
       }
@@ -204,7 +206,10 @@ export class Pipeline {
   /** Turns a thrown value into the matching error result. */
   private errorResult(url: string, e: unknown): HandlerResult {
     if (e instanceof ValidationError) return { status: 422, body: this.errorBody(422, url, e.message, { errors: e.errors }) };
-    if (e instanceof HttpError) return { status: e.status, body: this.errorBody(e.status, url, e.message, e.extra), ...(e.headers ? { headers: e.headers } : {}) };
+    if (e instanceof HttpError) {
+      const status = e.status === 404 && this.o.app.has('not-found-as-400') ? 400 : e.status;
+      return { status, body: this.errorBody(status, url, e.message, e.extra), ...(e.headers ? { headers: e.headers } : {}) };
+    }
     return { status: 500, body: this.errorBody(500, url, 'Internal server error') };
   }
 
@@ -236,6 +241,7 @@ export class Pipeline {
     headers: Record<string, string>,
     extra?: Record<string, unknown>,
   ): void {
+    if (status === 404 && this.o.app.has('not-found-as-400')) status = 400;
     this.write(res, status, JSON.stringify(this.errorBody(status, url, message, extra)), headers);
   }
 
@@ -257,7 +263,7 @@ function headerValue(v: string | string[] | undefined): string | undefined {
 }
 
 /** Reads at most `limit` bytes; 413 beyond (without buffering the rest), 415 for non-JSON, 400 for bad JSON. */
-function readJsonBody(req: IncomingMessage, limit: number, crashOnMalformed: boolean): Promise<unknown> {
+function readJsonBody(req: IncomingMessage, limit: number, crashOnMalformed: boolean, anyMediaType = false): Promise<unknown> {
   const lenHeader = req.headers['content-length'];
   if (lenHeader === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve(undefined);
   const declared = lenHeader === undefined ? -1 : Number(lenHeader);
@@ -296,7 +302,7 @@ function readJsonBody(req: IncomingMessage, limit: number, crashOnMalformed: boo
       done = true;
       if (size === 0) return resolve(undefined);
       const ct = req.headers['content-type'];
-      if (ct !== undefined && !JSON_MEDIA.test(ct)) return reject(new HttpError(415, `Unsupported Media Type: ${ct}`));
+      if (ct !== undefined && !JSON_MEDIA.test(ct) && !anyMediaType) return reject(new HttpError(415, `Unsupported Media Type: ${ct}`));
       const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
       try {
         resolve(JSON.parse(buf.toString('utf8')));

@@ -92,6 +92,15 @@ const PROBES: Record<FaultName, Probe> = {
     const m = await c.call('POST', '/v2/topics', { rawBody: '{', headers: { 'content-type': 'application/json' } });
     return [r.status, 'errorId' in (r.json ?? {}), m.status, 'errorId' in (m.json ?? {})];
   }),
+  'not-found-as-400': p(async (c) => (await c.get('/v2/workflows/nope')).status),
+  'method-not-allowed-500': p(async (c) => (await c.call('PUT', '/v1/environments')).status),
+  'no-body-limit': withT(async (c) => (await trig(c, { payload: { big: 'x'.repeat(600 * 1024) } })).status),
+  'no-uri-limit': p(async (c) => (await c.get(`/v1/environment-variables?search=${'a'.repeat(5000)}`)).status),
+  'media-type-ignored': p(async (c) => (await c.call('POST', '/v2/topics', { rawBody: '{"key":"k"}', headers: { 'content-type': 'text/plain' } })).status),
+  'no-idempotency-link': p(async (c) => {
+    await c.post('/v2/topics', { key: 'a' }, { headers: { 'idempotency-key': 'k1' } });
+    return (await c.post('/v2/topics', { key: 'b' }, { headers: { 'idempotency-key': 'k1' } })).headers.link;
+  }),
   'text-plain-content-type': p(async (c) => (await c.get('/v1/environments')).headers['content-type']),
 
   'no-ratelimit-headers': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-limit']),
