@@ -54,7 +54,9 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
         for (let i = 1; i <= settings.run.repeat; i++) {
           if (settings.run.repeat > 1) io.log(`Run ${i} of ${settings.run.repeat}`);
           const runProfile = i === 1 ? profile : { ...profile, runPrefix: `${profile.runPrefix}r${i}` };
-          runs.push(await session.run(runProfile, { ...(files ? { files } : {}), ...(io.onRecord ? { onRecord: io.onRecord } : {}), deadlineMs: settings.timeouts.runMs }));
+          const run = await session.run(runProfile, { ...(files ? { files } : {}), ...(io.onRecord ? { onRecord: io.onRecord } : {}), deadlineMs: settings.timeouts.runMs });
+          if (run.phases) io.log(`Functional suites ${(run.phases.functionalMs / 1000).toFixed(1)} s, rate-limit suites ${(run.phases.rateLimitMs / 1000).toFixed(1)} s`);
+          runs.push(run);
         }
       } finally {
         await session.close();

@@ -15,6 +15,8 @@ const SERIAL_SUITES = /[\\/]suites[\\/]rate-limits[\\/]/;
 export interface SuiteRun {
   records: TestRecord[];
   errors: string[];
+  /** Wall-clock time of the parallel functional phase and of the serial rate-limit phase. */
+  phases?: { functionalMs: number; rateLimitMs: number };
 }
 
 export interface RunOptions {
@@ -86,15 +88,20 @@ export class SuiteSession {
           void this.vitest.cancelCurrentRun('keyboard-input');
         }, options.deadlineMs)
       : undefined;
+    const phases = { functionalMs: 0, rateLimitMs: 0 };
     try {
+      let started = performance.now();
       if (functional.length > 0) await this.vitest.runTestSpecifications(functional, false);
+      phases.functionalMs = Math.round(performance.now() - started);
+      started = performance.now();
       for (const spec of serial) if (!expired) await this.vitest.runTestSpecifications([spec], false);
+      phases.rateLimitMs = Math.round(performance.now() - started);
     } finally {
       clearTimeout(deadline);
       this.collector = undefined;
     }
     if (expired) collector.errors.push(`the run was stopped after ${options.deadlineMs} ms (timeouts.runMs); tests that had not finished have no verdict`);
-    return { records: collector.records, errors: collector.errors };
+    return { records: collector.records, errors: collector.errors, phases };
   }
 
   async close(): Promise<void> {
