@@ -58,7 +58,7 @@ export class ConformanceAllureReporter extends AllureVitestReporter {
   }
 }
 
-function metadataMessage(rules: string[], level: 'SHOULD' | undefined, reason: string | undefined): RuntimeMessage {
+export function metadataMessage(rules: string[], level: 'SHOULD' | undefined, reason: string | undefined): RuntimeMessage {
   const known = rules.filter(isRuleId).map(requirement);
   const labels: Label[] = [];
   for (const rule of known) {
