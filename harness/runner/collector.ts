@@ -7,6 +7,7 @@ import '../conformance/meta.ts';
 export class Collector implements Reporter {
   readonly records: TestRecord[] = [];
   readonly errors: string[] = [];
+  private readonly names = new Map<string, string>();
 
   constructor(
     private readonly redactor: Redactor,
@@ -23,6 +24,10 @@ export class Collector implements Reporter {
     }
     const result = test.result();
     if (result.state === 'pending') return;
+    // Test names are the keys of reports and expectation files, so two tests may never share one.
+    const seenIn = this.names.get(test.name);
+    if (seenIn !== undefined) this.errors.push(`duplicate test name "${test.name}" in ${seenIn} and ${test.module.relativeModuleId}`);
+    this.names.set(test.name, test.module.relativeModuleId);
     const record: TestRecord = {
       name: test.name,
       file: test.module.relativeModuleId,
