@@ -20,6 +20,8 @@ conformance('IDEM-08', 'replays of a keyed preference update leave a full bucket
   expectSuccess(first, 'the first keyed preference update');
   const reading = readBucket(first);
   if (!reading) return notVerified('the response carries no readable RateLimit-Remaining and RateLimit-Policy (RL-01, RL-02)');
+  const { burst } = reading.policy;
+  if (reading.remaining >= burst) return notVerified(`the processed request left Remaining at the burst (${burst}): Remaining does not show the tokens drawn (RL-03)`);
   const wait = msUntilFull(reading) + 100;
   if (wait > MAX_REFILL_WAIT_MS) return notVerified(`the bucket would take ${Math.round(wait)} ms to refill`);
   await sleep(wait);
@@ -27,7 +29,6 @@ conformance('IDEM-08', 'replays of a keyed preference update leave a full bucket
   const replays = await Promise.all(Array.from({ length: REPLAYS }, () => () => api.patch(path, body, options)).map((send) => send()));
   if (!replays.every(isReplay)) return notVerified('not every repeat was answered as a replay (IDEM-02)');
   const remaining = replays.map((r) => Number(r.headers['ratelimit-remaining']));
-  const { burst } = reading.policy;
   if (remaining.every((r) => r === reading.remaining) && reading.remaining < burst) {
     return notVerified(`every replay repeats the first response's RateLimit-Remaining (${reading.remaining}): the bucket is not observable through replays`);
   }

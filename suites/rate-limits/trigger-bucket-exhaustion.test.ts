@@ -12,6 +12,8 @@ const gate = new RefillGate();
 afterAll(() => gate.wait(60_000), 70_000);
 
 type Send = () => Promise<ApiResponse>;
+/** Requests per concurrent batch: as many as the client keeps connections. */
+const BATCH = 32;
 interface Sender {
   single: Send;
   bulk: Send;
@@ -38,7 +40,7 @@ async function triggerSender(api: ApiClient, provision: Provisioner, as: Identit
 async function drainTriggers(trigger: Sender, target: TargetProfile): Promise<Exhaustion> {
   const probe = await trigger.single();
   const burst = readBucket(probe)?.policy.burst ?? Math.floor(target.limits.triggerRps * 5.5);
-  const batch = [trigger.bulk, trigger.bulk, ...Array.from({ length: 30 }, () => trigger.single)];
+  const batch = [trigger.bulk, trigger.bulk, ...Array.from({ length: BATCH - 2 }, () => trigger.single)];
   const drained = probe.status === 429 ? { rejected: probe, lastBatch: [probe], sent: 1 } : await exhaust(() => batch, 2 * burst, (res, i) => i >= 2 && res.status === 429);
   gate.note(drained.lastBatch.at(-1) ?? probe, (burst / target.limits.triggerRps) * 1000);
   return drained;
@@ -48,14 +50,14 @@ async function drainTriggers(trigger: Sender, target: TargetProfile): Promise<Ex
  * Requests of other kinds fired in the same batches as bulk-led triggers, so that the trigger bucket stays
  * drained meanwhile; batches repeat until a single trigger of one is answered 429 (at most `maxRounds`).
  */
-async function amidThrottledTriggers(trigger: Sender, others: Record<string, Send>, maxRounds = 10): Promise<{ triggersThrottled: boolean; others: [string, ApiResponse][] }> {
+async function amidThrottledTriggers(trigger: Sender, others: Record<string, Send>, maxRounds = 20): Promise<{ triggersThrottled: boolean; others: [string, ApiResponse][] }> {
   const answered: [string, ApiResponse][] = [];
   for (let round = 0; round < maxRounds; round++) {
     const sends: [string, Send][] = [['bulk', trigger.bulk], ['bulk', trigger.bulk]];
     for (let i = 0; i < 3; i++) {
       for (const entry of Object.entries(others)) sends.push(['trigger', trigger.single], ['trigger', trigger.single], ['trigger', trigger.single], entry);
     }
-    sends.push(...Array.from({ length: 6 }, (): [string, Send] => ['trigger', trigger.single]));
+    sends.push(...Array.from({ length: Math.max(6, BATCH - sends.length) }, (): [string, Send] => ['trigger', trigger.single]));
     const responses = await Promise.all(sends.map(([, send]) => send()));
     sends.forEach(([label], i) => label !== 'trigger' && label !== 'bulk' && answered.push([label, responses[i]!]));
     if (sends.some(([label], i) => label === 'trigger' && responses[i]!.status === 429)) {
