@@ -26,6 +26,8 @@ export interface ConformanceOptions {
 export interface ConformanceContext extends ConformanceFixtures {
   /** Ends the test as not verified: the target or configuration lacks what it needs. Never a pass. */
   notVerified(reason: string): never;
+  /** Records an observation that is reported but not judged (INFO, e.g. the exact mask string). */
+  note(text: string): void;
 }
 
 const NEED_REASONS: Record<Need, (t: TargetProfile) => string | undefined> = {
@@ -69,7 +71,8 @@ export function conformance(
       throw new Skip('not-verified', reason);
     };
     try {
-      await fn({ api, target, ids: idFactory, cleanup, provision, notVerified });
+      const note = (text: string) => void (meta.notes ??= []).push(api.redactor.text(text));
+      await fn({ api, target, ids: idFactory, cleanup, provision, notVerified, note });
     } catch (error) {
       if (error instanceof Skip) skip(error.outcome, error.reason);
       meta.evidence = ctx.api.exchanges.slice(-3).map(describeExchange);

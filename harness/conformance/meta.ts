@@ -20,6 +20,8 @@ export interface ConformanceMeta {
   observations?: Observation[];
   /** Redacted accounts of the last exchanges of a failed test, each with a reproducer. */
   evidence?: string[];
+  /** What the test observed without judging it (INFO), shown with its result. */
+  notes?: string[];
   /** Resources the test created but could not remove. */
   leaks?: Leak[];
 }

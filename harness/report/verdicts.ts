@@ -43,7 +43,7 @@ function directTests(id: string, records: TestRecord[]): RuleTest[] {
       status: r.state === 'skipped' ? (r.outcome === 'not-applicable' ? 'not-applicable' : 'not-verified') : r.state,
       ...(r.level ? { level: r.level } : {}),
       durationMs: r.durationMs,
-      ...(r.message ?? r.reason ? { message: r.message ?? r.reason } : {}),
+      ...(messageOf(r) ? { message: messageOf(r) } : {}),
       ...(r.state === 'failed' && r.evidence.length > 0 ? { evidence: r.evidence } : {}),
     }));
 }
@@ -83,4 +83,9 @@ function decide(rule: Requirement, tests: RuleTest[], features: FeatureSettings)
 
 function firstMessage(tests: RuleTest[], status: TestStatus): string | undefined {
   return tests.find((t) => t.status === status && t.message)?.message;
+}
+
+/** A failure's message, a skip's reason, or what a passing test observed (notes). */
+function messageOf(r: TestRecord): string | undefined {
+  return r.message ?? r.reason ?? (r.notes.length > 0 ? `observed: ${r.notes.join('; ')}` : undefined);
 }

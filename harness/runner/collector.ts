@@ -37,6 +37,7 @@ export class Collector implements Reporter {
       observations: meta.observations ?? [],
       evidence: (meta.evidence ?? []).map((e) => this.redactor.text(e)),
       leaks: meta.leaks ?? [],
+      notes: meta.notes ?? [],
     };
     if (meta.level) record.level = meta.level;
     if (meta.outcome) record.outcome = meta.outcome;

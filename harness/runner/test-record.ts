@@ -15,4 +15,5 @@ export interface TestRecord {
   observations: Observation[];
   evidence: string[];
   leaks: Leak[];
+  notes: string[];
 }

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
 import { listVariables, listedVariables } from './variables.ts';
 
-conformance('EV-01', 'GET /v1/environment-variables answers 200 with an array of schema-valid environment variables', async ({ api, provision, ids, notVerified }) => {
+conformance('EV-01', 'GET /v1/environment-variables answers 200 with an array of schema-valid environment variables', async ({ api, provision, ids, notVerified, note }) => {
   const { own } = await provision.environments();
   if (!own) return notVerified('no environment of the caller could be identified (no apiKeys listed), so no variable value can be created for it');
   const { key } = await provision.environmentVariable({ isSecret: false, values: [{ _environmentId: own._id, value: ids.slug('value') }] });
@@ -15,7 +15,7 @@ conformance('EV-01', 'GET /v1/environment-variables answers 200 with an array of
   for (const variable of res.data) expect(variable).toMatchSchema('EnvironmentVariableDto');
 });
 
-conformance('EV-02', 'a secret variable’s plaintext never comes back in any listed value, not even as a substring', async ({ api, provision, ids, notVerified }) => {
+conformance('EV-02', 'a secret variable’s plaintext never comes back in any listed value, not even as a substring', async ({ api, provision, ids, notVerified, note }) => {
   const { own } = await provision.environments();
   if (!own) return notVerified('no environment of the caller could be identified (no apiKeys listed), so no secret value can be created for it');
   const plaintext = `${ids.slug('secret')}-plaintext`;
@@ -29,6 +29,7 @@ conformance('EV-02', 'a secret variable’s plaintext never comes back in any li
     expect(variable?.isSecret, 'the variable is listed as isSecret').toBe(true);
     expect(variable?.values?.length, 'the secret variable lists its value (masked), so the check below is not vacuous').toBeGreaterThan(0);
     for (const { value } of variable?.values ?? []) {
+      if (search === undefined) note(`secret value read back as ${JSON.stringify(value)}${value === '••••••••' ? ' (the deployed service’s mask)' : ''}`);
       expect(typeof value === 'string' && value.includes(plaintext), `a secret value is masked: the returned value must neither equal nor contain the stored plaintext (got a value of length ${String(value).length})`).toBe(false);
     }
     expect(res.text.includes(plaintext), 'the stored plaintext of the secret appears nowhere in the list response').toBe(false);

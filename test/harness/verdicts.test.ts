@@ -13,6 +13,7 @@ const record = (rules: string[], state: TestRecord['state'], extra: Partial<Test
   observations: [],
   evidence: [],
   leaks: [],
+  notes: [],
   ...extra,
 });
 const verdictOf = (id: string, records: TestRecord[], features = on) => computeVerdicts(records, features).find((r) => r.id === id)!;

@@ -12,6 +12,7 @@ export const record = (rules: string[], state: TestRecord['state'], extra: Parti
   observations: [],
   evidence: [],
   leaks: [],
+  notes: [],
   ...extra,
 });
 
