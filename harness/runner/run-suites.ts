@@ -1,6 +1,7 @@
 // Runs the conformance suites in-process with vitest and returns what each test recorded.
 // Functional suites run in parallel; rate-limit suites run afterwards, one file at a time, so they disturb nothing.
 // A session can run several times (e.g. once per reference fault) without paying vitest's start-up again.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createVitest, type TestSpecification, type Vitest } from 'vitest/node';
 import { redactorFor } from '../http/api-client.ts';
@@ -78,7 +79,7 @@ export class SuiteSession {
     this.collector = collector;
     this.allure?.useRedactor(redactorFor(profile));
     this.vitest.provide('target', profile);
-    const all = (await this.vitest.globTestSpecifications()).filter((s) => matches(s, options.files));
+    const all = (await this.vitest.globTestSpecifications()).filter((s) => matches(s, options.files) && mentionsSelectedRule(s, profile.rules));
     const functional = all.filter((s) => !SERIAL_SUITES.test(s.moduleId));
     const serial = all.filter((s) => SERIAL_SUITES.test(s.moduleId));
     let expired = false;
@@ -117,6 +118,13 @@ export async function runSuites(profile: TargetProfile, options: RunOptions = {}
   } finally {
     await session.close();
   }
+}
+
+/** With --rules, a suite file that names none of the selected rule IDs has nothing to run: skip loading it. */
+function mentionsSelectedRule(spec: TestSpecification, rules: string[]): boolean {
+  if (rules.length === 0) return true;
+  const text = readFileSync(spec.moduleId, 'utf8');
+  return rules.some((id) => text.includes(`'${id}'`));
 }
 
 function matches(spec: TestSpecification, files: string[] | undefined): boolean {
