@@ -62,7 +62,10 @@ export class SuiteSession {
         testTimeout: initial.timeouts.testMs,
         hookTimeout: initial.timeouts.testMs,
         passWithNoTests: true,
-        // I/O-bound tests: more workers and concurrent tests than cores.
+        // I/O-bound tests: more workers and concurrent tests than cores. Suite files share no module state
+        // that matters, so workers keep their module cache between files (the schema validators load once).
+        pool: 'threads',
+        isolate: false,
         maxWorkers: 4,
         maxConcurrency: 8,
       },
