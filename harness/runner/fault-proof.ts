@@ -55,9 +55,11 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
       if (suiteRules.length > 0) {
         const target = await startEmbeddedTarget([fault]);
         try {
-          const profile = { ...toProfile(settings, target), rules: [...suiteRules] };
-          const files = [...new Set(suiteRules.flatMap((r) => [...(filesOf.get(r) ?? [])]))];
-          const run = files.length > 0 ? await session.run(profile, { files }) : { records: [], errors: [] };
+          // A rule checked only passively (on every exchange) has no tests of its own: all functional suites run.
+          const passiveOnly = suiteRules.some((r) => !filesOf.has(r));
+          const profile = { ...toProfile(settings, target), rules: passiveOnly ? [] : [...suiteRules] };
+          const files = passiveOnly ? undefined : [...new Set(suiteRules.flatMap((r) => [...(filesOf.get(r) ?? [])]))];
+          const run = await session.run(profile, passiveOnly ? { rateLimitPhase: false } : { files: files! });
           errors.push(...run.errors.map((e) => `[${fault}] ${e}`));
           verdicts = computeVerdicts(run.records, settings.features);
         } finally {

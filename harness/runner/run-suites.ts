@@ -25,6 +25,8 @@ export interface RunOptions {
   files?: string[];
   /** The whole run is cancelled after this long; what finished is kept (timeouts.runMs). */
   deadlineMs?: number;
+  /** Run the serial rate-limit suites after the functional ones (default true). */
+  rateLimitPhase?: boolean;
   onRecord?: (record: TestRecord) => void;
   /** Write Allure results here (emptied first); without it the session writes none. */
   allureResultsDir?: string;
@@ -84,7 +86,7 @@ export class SuiteSession {
     this.vitest.provide('target', profile);
     const all = (await this.vitest.globTestSpecifications()).filter((s) => matches(s, options.files) && mentionsSelectedRule(s, profile.rules));
     const functional = all.filter((s) => !SERIAL_SUITES.test(s.moduleId));
-    const serial = all.filter((s) => SERIAL_SUITES.test(s.moduleId));
+    const serial = options.rateLimitPhase === false ? [] : all.filter((s) => SERIAL_SUITES.test(s.moduleId));
     let expired = false;
     const deadline = options.deadlineMs
       ? setTimeout(() => {
