@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
-import { expectSuccess, removeAfterwards } from '../idempotency/eight-operations.ts';
-import { freshKey, isReplay, withKey } from '../idempotency/keys.ts';
+import { expectSuccess, removeAfterwards } from '../../fixtures/idempotency/eight-operations.ts';
+import { freshKey, isReplay, withKey } from '../../fixtures/idempotency/keys.ts';
 
 // AUTH-06: a 401/403 says nothing about the resource asked for, and is never the cached response of a key.
 const UNAUTHENTICATED = { 'no Authorization header': null, 'an unknown key': 'ApiKey nope' } as const;

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
-import { expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt, TRIGGER_PATH } from '../trigger/trigger-effects.ts';
+import { expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt, TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
 
 // AUTH-04: the restricted key authenticates but may not write. Each write below must get 403 with the common
 // error body, and the state it would have changed is read back with the primary key afterwards.

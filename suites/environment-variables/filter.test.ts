@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
 import type { Provisioner } from '../../fixtures/provision.ts';
-import { keysOf, listVariables, listedVariables, SEARCH_PARAM } from './variables.ts';
+import { keysOf, listVariables, listedVariables, SEARCH_PARAM } from '../../fixtures/environment-variables/variables.ts';
 
 const MAX_FILTER = 256;
 

@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
 import type { ApiClient } from '../../harness/http/api-client.ts';
-import { hasKeys, identifyCaller, type ListedEnvironment } from './caller-environment.ts';
+import { hasKeys, identifyCaller, type ListedEnvironment } from '../../fixtures/environments/caller-environment.ts';
 
 async function listEnvironments(api: ApiClient, as: 'primary' | 'restricted' = 'primary') {
   const res = await api.get<ListedEnvironment[]>('/v1/environments', { as });

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
 import type { TargetProfile } from '../../harness/target-profile.ts';
-import { postWorkflow } from '../workflows/workflow-requests.ts';
+import { postWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
 
 /** The path a body must report: the request path, or the part below the base address for a target behind a prefix. */
 function acceptedPaths(res: ApiResponse, target: TargetProfile): string[] {

@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { conformance, type ConformanceContext } from '../../harness/conformance/conformance.ts';
 import { Skip } from '../../harness/conformance/skip.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
-import { expectCreated, postWorkflow } from '../workflows/workflow-requests.ts';
+import { expectCreated, postWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
 
 function requireIdempotency({ target }: ConformanceContext): void {
   if (!target.features.idempotency) throw new Skip('not-applicable', 'the target declares idempotency off (features.idempotency)');

@@ -2,7 +2,7 @@
 // malformed JSON gets 400; never 2xx, never 5xx.
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { expectCreated, expectNoWorkflow } from '../workflows/workflow-requests.ts';
+import { expectCreated, expectNoWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
 
 const NON_JSON: { contentType: string; render: (body: { name: string; workflowId: string }) => string }[] = [
   // A valid JSON text labelled as plain text: a target that sniffs and accepts it would create the workflow.

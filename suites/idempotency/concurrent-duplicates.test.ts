@@ -4,8 +4,8 @@ import { expectErrorResponse } from '../../harness/checks/error-body.ts';
 import type { ApiClient, ApiResponse } from '../../harness/http/api-client.ts';
 import type { IdFactory } from '../../harness/conformance/ids.ts';
 import type { Provisioner } from '../../fixtures/provision.ts';
-import { TRIGGER_PATH } from '../trigger/trigger-effects.ts';
-import { freshKey, isReplay, withKey } from './keys.ts';
+import { TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
+import { freshKey, isReplay, withKey } from '../../fixtures/idempotency/keys.ts';
 
 const DUPLICATES = 24;
 

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { expectSuccess } from './eight-operations.ts';
-import { freshKey, isReplay, withKey } from './keys.ts';
+import { expectSuccess } from '../../fixtures/idempotency/eight-operations.ts';
+import { freshKey, isReplay, withKey } from '../../fixtures/idempotency/keys.ts';
 
 conformance('IDEM-07', 'a repeated keyed GET of environment variables is answered afresh', async ({ api, ids, provision, notVerified }) => {
   const key = freshKey(ids);

@@ -2,8 +2,8 @@ import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
 import { OPERATIONS, operationLabel } from '../../harness/operations.ts';
-import { expectSuccess, prepareValidRequest, removeAfterwards, sendPrepared } from './eight-operations.ts';
-import { MAX_KEY_LENGTH, freshKey, withKey } from './keys.ts';
+import { expectSuccess, prepareValidRequest, removeAfterwards, sendPrepared } from '../../fixtures/idempotency/eight-operations.ts';
+import { MAX_KEY_LENGTH, freshKey, withKey } from '../../fixtures/idempotency/keys.ts';
 
 for (const op of OPERATIONS) {
   conformance('IDEM-01', `${operationLabel(op)} accepts a ${MAX_KEY_LENGTH}-character idempotency-key`, async (ctx) => {

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { expectSuccess, removeAfterwards } from './eight-operations.ts';
-import { freshKey, withKey } from './keys.ts';
+import { expectSuccess, removeAfterwards } from '../../fixtures/idempotency/eight-operations.ts';
+import { freshKey, withKey } from '../../fixtures/idempotency/keys.ts';
 
 conformance('IDEM-05', 'a key reused for a different workflow body gets 422 and creates nothing', async ({ api, ids, cleanup }) => {
   const key = freshKey(ids);

@@ -2,9 +2,9 @@ import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
 import { settle } from '../../harness/eventually.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
-import { expectTriggered, freshRecipients, lastTriggeredAt, subscriberExists, TRIGGER_PATH } from '../trigger/trigger-effects.ts';
-import { expectSuccess, removeAfterwards } from './eight-operations.ts';
-import { freshKey, isReplay, withKey } from './keys.ts';
+import { expectTriggered, freshRecipients, lastTriggeredAt, subscriberExists, TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
+import { expectSuccess, removeAfterwards } from '../../fixtures/idempotency/eight-operations.ts';
+import { freshKey, isReplay, withKey } from '../../fixtures/idempotency/keys.ts';
 
 /** IDEM-02's wire part: the repeat answers with the cached status and body, marked as a replay. */
 function expectReplayOf(replay: ApiResponse, original: ApiResponse, what: string): void {

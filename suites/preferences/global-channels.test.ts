@@ -2,7 +2,7 @@
 // unknown subscriber (PREF-05).
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { preferencesPath, readPreferences } from './preferences-read.ts';
+import { preferencesPath, readPreferences } from '../../fixtures/preferences/preferences-read.ts';
 
 conformance('PREF-01', 'updates global channel preferences when no workflowId is given', async ({ api, provision }) => {
   const subscriber = await provision.subscriber();

@@ -2,7 +2,7 @@
 // and change nothing, not even the channels sent alongside (PREF-04).
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { preferencesPath, readPreferences, weeklySchedule } from './preferences-read.ts';
+import { preferencesPath, readPreferences, weeklySchedule } from '../../fixtures/preferences/preferences-read.ts';
 
 const VALID_SCHEDULE = { isEnabled: true, weeklySchedule: weeklySchedule([{ start: '09:00 AM', end: '05:30 PM' }]) };
 

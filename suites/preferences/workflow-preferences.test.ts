@@ -3,7 +3,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
 import type { Workflow } from '../../fixtures/provision.ts';
-import { entryOf, preferencesPath, readPreferences, requireEntry, type Preferences } from './preferences-read.ts';
+import { entryOf, preferencesPath, readPreferences, requireEntry, type Preferences } from '../../fixtures/preferences/preferences-read.ts';
 
 /** What a preference update may change in an entry (timestamps left out: a target may stamp them on read). */
 function settingsOf(prefs: Preferences, wf: Workflow): unknown {

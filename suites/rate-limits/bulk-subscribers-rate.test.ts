@@ -1,6 +1,6 @@
 import { afterAll, expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { exhaust, readBucket, RefillGate, repeated, sleep } from './bucket.ts';
+import { exhaust, readBucket, RefillGate, repeated, sleep } from '../../fixtures/rate-limits/bucket.ts';
 
 // RL-08: once the burst is spent, the bulk subscribers endpoint accepts 2 requests per second. The test drains
 // the bucket, then offers far more than 2/s for a while and counts what is accepted.

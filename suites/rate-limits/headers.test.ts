@@ -3,7 +3,7 @@ import { conformance, type ConformanceContext } from '../../harness/conformance/
 import { parseRateLimitPolicy } from '../../harness/checks/rate-limit-policy.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
 import { OPERATIONS, operationLabel, type Operation } from '../../harness/operations.ts';
-import { failingRequest, prepareValidRequest, sendPrepared } from '../idempotency/eight-operations.ts';
+import { failingRequest, prepareValidRequest, sendPrepared } from '../../fixtures/idempotency/eight-operations.ts';
 
 const HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'] as const;
 const INTEGER = /^\d+$/;

@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { expectSuccess } from '../idempotency/eight-operations.ts';
-import { freshKey, isReplay, withKey } from '../idempotency/keys.ts';
-import { msUntilFull, readBucket, sleep } from './bucket.ts';
+import { expectSuccess } from '../../fixtures/idempotency/eight-operations.ts';
+import { freshKey, isReplay, withKey } from '../../fixtures/idempotency/keys.ts';
+import { msUntilFull, readBucket, sleep } from '../../fixtures/rate-limits/bucket.ts';
 
 // IDEM-08 lives with the rate-limit suites: RateLimit-Remaining only means something while no other test
 // draws on the bucket, which the runner guarantees for this directory alone.

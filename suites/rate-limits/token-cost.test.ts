@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
-import { TRIGGER_PATH } from '../trigger/trigger-effects.ts';
-import { readBucket, timed, type Timed } from './bucket.ts';
+import { TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
+import { readBucket, timed, type Timed } from '../../fixtures/rate-limits/bucket.ts';
 
 // RL-03: two sequential requests of one category; between them the bucket may refill, at most by
 // limit/w tokens per second over the time span that contains both, and never above the burst.

@@ -3,8 +3,8 @@ import { conformance } from '../../harness/conformance/conformance.ts';
 import type { Provisioner } from '../../fixtures/provision.ts';
 import type { ApiClient, ApiResponse, Identity } from '../../harness/http/api-client.ts';
 import type { TargetProfile } from '../../harness/target-profile.ts';
-import { TRIGGER_PATH } from '../trigger/trigger-effects.ts';
-import { exhaust, readBucket, RefillGate, sleep, type Exhaustion } from './bucket.ts';
+import { TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
+import { exhaust, readBucket, RefillGate, sleep, type Exhaustion } from '../../fixtures/rate-limits/bucket.ts';
 
 // Every test here drains the trigger bucket of the primary environment. A drained bucket is what each of them
 // needs, so they share the refill wait: afterAll waits until the bucket is full again for the next file.

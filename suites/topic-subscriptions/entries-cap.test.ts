@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { conformance, type ConformanceContext } from '../../harness/conformance/conformance.ts';
 import { eventually, settle } from '../../harness/eventually.ts';
-import { deleteSubscriptions, ghosts, listedIdentifiers, subscribedTopic, type DeleteResult } from './topic-setup.ts';
+import { deleteSubscriptions, ghosts, listedIdentifiers, subscribedTopic, type DeleteResult } from '../../fixtures/topic-subscriptions/topic-setup.ts';
 
 type Field = 'subscriptions' | 'subscriberIds';
 

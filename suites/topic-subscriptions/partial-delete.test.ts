@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { conformance, type ConformanceContext } from '../../harness/conformance/conformance.ts';
 import { eventually } from '../../harness/eventually.ts';
-import { deleteSubscriptions, expectEntryErrors, ghosts, identifiersIn, listedIdentifiers, subscribedTopic, type DeleteResult } from './topic-setup.ts';
+import { deleteSubscriptions, expectEntryErrors, ghosts, identifiersIn, listedIdentifiers, subscribedTopic, type DeleteResult } from '../../fixtures/topic-subscriptions/topic-setup.ts';
 
 /**
  * Subscribers a, b, c (subscribed twice), d. The request names a and b by identifier, c by subscriberId only,

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
 import { eventually } from '../../harness/eventually.ts';
-import { deleteSubscriptions, expectEntryErrors, ghosts, listedIdentifiers, subscribedTopic, type DeleteResult } from './topic-setup.ts';
+import { deleteSubscriptions, expectEntryErrors, ghosts, listedIdentifiers, subscribedTopic, type DeleteResult } from '../../fixtures/topic-subscriptions/topic-setup.ts';
 
 conformance('TS-08', 'deleting subscriptions of an unknown topic key gets 404', async ({ api, provision, ids }) => {
   const { subscriberId } = await provision.subscriber();

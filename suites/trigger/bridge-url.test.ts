@@ -2,7 +2,7 @@
 // repeats the private address the host resolves to.
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt } from './trigger-effects.ts';
+import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt } from '../../fixtures/trigger/trigger-effects.ts';
 
 interface UnsafeBridgeUrl {
   label: string;

@@ -1,7 +1,7 @@
 // Trigger payload validation against the workflow's payloadSchema (TRIG-06).
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt } from './trigger-effects.ts';
+import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt } from '../../fixtures/trigger/trigger-effects.ts';
 
 const PAYLOAD_SCHEMA = {
   type: 'object',

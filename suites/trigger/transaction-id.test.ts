@@ -1,7 +1,7 @@
 // transactionId: echoed, and a repeat (sent after the first completed) is ignored — TRIG-04.
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt } from './trigger-effects.ts';
+import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt } from '../../fixtures/trigger/trigger-effects.ts';
 
 conformance('TRIG-04', 'echoes a given transactionId in the trigger response', async ({ api, provision, ids }) => {
   const wf = await provision.workflow();

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
 import type { ConformanceContext } from '../../harness/conformance/conformance.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
-import { TRIGGER_PATH, expectTriggered, freshRecipients } from './trigger-effects.ts';
+import { TRIGGER_PATH, expectTriggered, freshRecipients } from '../../fixtures/trigger/trigger-effects.ts';
 
 /** Triggers a fresh workflow for one existing subscriber with the extra fields; returns the response. */
 async function triggerWith(ctx: ConformanceContext, extra: (wf: { workflowId: string; steps?: unknown }) => Record<string, unknown> | Promise<Record<string, unknown>>): Promise<ApiResponse> {

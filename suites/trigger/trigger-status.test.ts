@@ -2,7 +2,7 @@
 // TRIG-08 (inactive / no steps), TRIG-10 (empty `to`).
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { TRIGGER_PATH } from './trigger-effects.ts';
+import { TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
 
 const isSuccess = (status: number) => status >= 200 && status < 300;
 

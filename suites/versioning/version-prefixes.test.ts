@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { conformance, type ConformanceContext } from '../../harness/conformance/conformance.ts';
 import { OPERATIONS, operationLabel } from '../../harness/operations.ts';
-import { otherPrefix, prepareCall } from './operation-calls.ts';
+import { otherPrefix, prepareCall } from '../../fixtures/versioning/operation-calls.ts';
 
 for (const op of OPERATIONS) {
   const prefix = op.template.slice(0, 3);

@@ -1,7 +1,7 @@
 // POST /v2/workflows rejects a body without a required field (WF-03) or with a workflowId outside the slug pattern (WF-04).
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { errorFields, expectCreated, expectNoWorkflow, namesField, postWorkflow } from './workflow-requests.ts';
+import { errorFields, expectCreated, expectNoWorkflow, namesField, postWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
 
 const REQUIRED = ['name', 'workflowId', 'steps'] as const;
 
