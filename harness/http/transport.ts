@@ -51,7 +51,9 @@ export async function send(request: RawRequest, dispatcher: Dispatcher = agent()
       headersTimeout: request.timeoutMs,
       bodyTimeout: request.timeoutMs,
     });
-    const text = await readBounded(res.body, request.maxBodyBytes);
+    // A declared length over the bound is refused before a byte of the body is read.
+    const declared = Number(res.headers['content-length']);
+    const text = declared > request.maxBodyBytes ? (res.body.destroy(), undefined) : await readBounded(res.body, request.maxBodyBytes);
     if (text === undefined) return { ok: false, error: `response body larger than ${request.maxBodyBytes} bytes (aborted)`, kind: 'too-large', durationMs: elapsed() };
     return { ok: true, response: { status: res.statusCode, headers: flattenHeaders(res.headers), text }, durationMs: elapsed() };
   } catch (error) {
