@@ -65,6 +65,8 @@ export function printSummary(report: ConformanceReport, print: (line: string) =>
   const { tests } = report.summary;
   print('');
   print(`${report.summary.verdict.toUpperCase()}: ${tests.passed} passed, ${tests.failed} failed, ${tests.notVerified} not verified, ${tests.notApplicable} not applicable (${seconds(report.durationMs)})`);
+  // The plain closing line CI systems read: tests without a verdict of their own count as skipped.
+  print(`tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.notVerified + tests.notApplicable} skipped`);
 }
 
 /** Zeros fade into the table so the numbers that matter stand out. */

@@ -33,6 +33,7 @@ export function registerProve(program: Command, env: Record<string, string | und
       const ok = survivors.length === 0 && proof.falsePositives.length === 0 && proof.uncoveredMustRules.length === 0 && proof.errors.length === 0;
       print(`${proof.rows.length - survivors.length} of ${proof.rows.length} faults killed; ${proof.falsePositives.length} false positives; ${((Date.now() - started) / 1000).toFixed(1)} s`);
       print(`Kill table: ${file}`);
+      print(`faults: ${proof.rows.length - survivors.length} passed, ${survivors.length + proof.falsePositives.length} failed`);
       setExit(ok ? 0 : 1);
     });
 }
