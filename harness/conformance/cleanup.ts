@@ -6,7 +6,7 @@ export interface Leak {
   label: string;
   error: string;
   /** A DELETE that would remove it, for the final sweep. */
-  retry?: { path: string; as: Identity };
+  retry?: { path: string; as: Identity; regional?: boolean };
 }
 
 /** Statuses that mean "gone" for a DELETE: removed now, or already absent. */
@@ -21,15 +21,15 @@ export class Cleanup {
     this.actions.push({ label, run });
   }
 
-  /** Registers `DELETE path` with the given identity; a status other than 2xx/404 is a leak. */
-  remove(label: string, path: string, as: Identity = 'primary'): void {
+  /** Registers `DELETE path` (with that identity, on that base); a status other than 2xx/404 is a leak. */
+  remove(label: string, path: string, { as = 'primary', regional = false }: { as?: Identity; regional?: boolean } = {}): void {
     const api = this.api;
     if (!api) throw new Error('Cleanup.remove needs an ApiClient');
     this.actions.push({
       label,
-      retry: { path, as },
+      retry: { path, as, ...(regional ? { regional } : {}) },
       run: async () => {
-        const res = await api.delete(path, { as });
+        const res = await api.delete(path, { as, regional });
         if (!GONE.includes(res.status)) throw new Error(`DELETE ${path} answered ${res.status}`);
       },
     });

@@ -15,9 +15,9 @@ export async function finalSweep(profile: TargetProfile, leaks: { test: string; 
   const api = new ApiClient(profile);
   const removed: string[] = [];
   const remaining: string[] = [];
-  const attempt = async (label: string, path: string, as: Identity) => {
+  const attempt = async (label: string, path: string, as: Identity, regional = false) => {
     try {
-      const res = await api.delete(path, { as });
+      const res = await api.delete(path, { as, regional });
       (DELETED_STATUSES.includes(res.status) ? removed : remaining).push(DELETED_STATUSES.includes(res.status) ? label : `${label}: DELETE ${path} answered ${res.status}`);
     } catch (error) {
       remaining.push(`${label}: ${error instanceof ExchangeFailed ? error.message : String(error)}`);
@@ -25,7 +25,7 @@ export async function finalSweep(profile: TargetProfile, leaks: { test: string; 
   };
 
   for (const { test, leak } of leaks) {
-    if (leak.retry) await attempt(`${leak.label} (left by "${test}")`, leak.retry.path, leak.retry.as);
+    if (leak.retry) await attempt(`${leak.label} (left by "${test}")`, leak.retry.path, leak.retry.as, leak.retry.regional);
     else remaining.push(`${leak.label} (left by "${test}"): ${leak.error}`);
   }
   for (const key of await prefixedVariables(api, profile.runPrefix)) {

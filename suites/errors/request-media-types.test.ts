@@ -14,7 +14,7 @@ const NON_JSON: { contentType: string; render: (body: { name: string; workflowId
 for (const { contentType, render } of NON_JSON) {
   conformance('ERR-07', `a workflow body sent as ${contentType} gets 415 (or 400/422) and creates nothing`, async ({ api, ids, cleanup }) => {
     const workflowId = ids.slug('wf');
-    cleanup.add(`workflow ${workflowId}`, async () => void (await api.delete(`/v2/workflows/${workflowId}`)));
+    cleanup.remove(`workflow ${workflowId}`, `/v2/workflows/${workflowId}`);
     const res = await api.request('POST', '/v2/workflows', { rawBody: render({ name: `conformance ${workflowId}`, workflowId }), contentType });
     expect([415, 400, 422], `a body sent as ${contentType} is refused with 415 (or 400/422), never 2xx or 5xx; got ${res.status}`).toContain(res.status);
     await expectNoWorkflow(api, workflowId, `the ${contentType} body was refused`);
@@ -45,6 +45,6 @@ conformance('ERR-07', 'the same workflow body sent as application/json with a ch
     rawBody: JSON.stringify({ name: `conformance ${workflowId}`, workflowId, steps: [] }),
     contentType: 'application/json; charset=utf-8',
   });
-  if (typeof res.data?._id === 'string') cleanup.add(`workflow ${workflowId}`, async () => void (await api.delete(`/v2/workflows/${res.data._id}`)));
+  if (typeof res.data?._id === 'string') cleanup.remove(`workflow ${workflowId}`, `/v2/workflows/${res.data._id}`);
   expectCreated(res, 'positive control: the body the other media types carried is created when labelled application/json; charset=utf-8');
 });

@@ -11,10 +11,7 @@ async function createRegionalWorkflow({ api, ids, cleanup }: ConformanceContext,
   const workflowId = ids.slug('wf');
   const res = await api.post('/v2/workflows', { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }], ...fields }, regional);
   const id = typeof res.data?._id === 'string' ? (res.data._id as string) : workflowId;
-  cleanup.add(`regional workflow ${workflowId}`, async () => {
-    const del = await api.delete(`/v2/workflows/${encodeURIComponent(id)}`, regional);
-    if (![200, 204, 404].includes(del.status)) throw new Error(`regional DELETE /v2/workflows/${id} answered ${del.status}`);
-  });
+  cleanup.remove(`regional workflow ${workflowId}`, `/v2/workflows/${encodeURIComponent(id)}`, regional);
   return { workflowId, res };
 }
 
@@ -49,10 +46,7 @@ conformance('VER-02', 'a trigger under the regional base answers 201 and process
   const { workflowId, res: created } = await createRegionalWorkflow(ctx, { active: true });
   expect(created.status, 'setup: the regional base creates the workflow').toBe(201);
   const subscriberId = ids.slug('sub');
-  cleanup.add(`regional subscriber ${subscriberId}`, async () => {
-    const del = await api.delete(`/v2/subscribers/${encodeURIComponent(subscriberId)}`, regional);
-    if (![200, 204, 404].includes(del.status)) throw new Error(`regional DELETE /v2/subscribers/${subscriberId} answered ${del.status}`);
-  });
+  cleanup.remove(`regional subscriber ${subscriberId}`, `/v2/subscribers/${encodeURIComponent(subscriberId)}`, regional);
   const res = await api.post('/v1/events/trigger', { name: workflowId, to: [{ subscriberId, firstName: 'Ada' }] }, regional);
   expect(res.status, 'the regional base serves POST /v1/events/trigger with 201').toBe(201);
   expect(res.data).toMatchSchema('TriggerEventResponseDto');

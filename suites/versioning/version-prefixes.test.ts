@@ -35,8 +35,5 @@ function registerWorkflowRemoval({ api, cleanup }: ConformanceContext, data: unk
   const wf = data as { _id?: unknown; workflowId?: unknown; slug?: unknown } | undefined;
   if (typeof wf?._id !== 'string' || typeof wf.workflowId !== 'string' || typeof wf.slug !== 'string') return;
   const id = wf._id;
-  cleanup.add(`workflow ${wf.workflowId}`, async () => {
-    const del = await api.delete(`/v2/workflows/${encodeURIComponent(id)}`);
-    if (![200, 204, 404].includes(del.status)) throw new Error(`DELETE /v2/workflows/${id} answered ${del.status}`);
-  });
+  cleanup.remove(`workflow ${wf.workflowId}`, `/v2/workflows/${encodeURIComponent(id)}`);
 }
