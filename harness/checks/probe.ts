@@ -7,10 +7,10 @@ import type { Operation } from '../operations.ts';
 export async function probe(api: ApiClient, cleanup: Cleanup, op: Operation, options: RequestOptions = {}): Promise<ApiResponse> {
   const body = op.sampleBody?.(api.target.runPrefix);
   const res = await api.request(op.method, op.samplePath, { ...(body !== undefined ? { body } : {}), ...options });
-  const created = res.data as { _id?: unknown } | undefined;
-  if (op.template === '/v2/workflows' && res.status === 201 && typeof created?._id === 'string') {
-    const id = created._id;
-    cleanup.add(`workflow created by a probe that should have been refused`, () => api.delete(`/v2/workflows/${encodeURIComponent(id)}`));
+  if (res.status >= 200 && res.status < 300) {
+    const prefix = api.target.runPrefix;
+    if (op.template === '/v2/workflows') cleanup.remove('workflow created by a probe that should have been refused', `/v2/workflows/${prefix}-probe`);
+    if (op.template === '/v1/events/trigger') cleanup.remove('subscriber a refused-probe trigger may have created', `/v2/subscribers/${prefix}-probe`);
   }
   return res;
 }

@@ -81,6 +81,8 @@ export function redactSettings(settings: Settings): unknown {
   for (const key of ['apiKey', 'secondaryApiKey', 'restrictedApiKey'] as const) {
     if (copy.target[key] !== undefined) copy.target[key] = REDACTED;
   }
+  // Container environment values are the candidate's secrets (passwords, tokens): only their names are kept.
+  if (copy.target.imageEnv) copy.target.imageEnv = Object.fromEntries(Object.keys(copy.target.imageEnv as object).map((k) => [k, REDACTED]));
   return copy;
 }
 

@@ -27,9 +27,11 @@ export interface RuleVerdict {
   tests: RuleTest[];
 }
 
-export function computeVerdicts(records: TestRecord[], features: FeatureSettings): RuleVerdict[] {
+/** `skips`: rule IDs an expectations file says not to run; their passive evidence does not count either. */
+export function computeVerdicts(records: TestRecord[], features: FeatureSettings, skips: Record<string, string> = {}): RuleVerdict[] {
   return REQUIREMENTS.map((rule) => {
-    const tests = [...directTests(rule.id, records), ...passiveTests(rule.id, records)];
+    const skipped = skips[rule.id] !== undefined;
+    const tests = [...directTests(rule.id, records), ...(skipped ? [] : passiveTests(rule.id, records))];
     const { verdict, reason } = decide(rule, tests, features);
     return { id: rule.id, level: rule.level, area: rule.area, section: rule.section, text: rule.text, verdict, ...(reason ? { reason } : {}), tests };
   });
@@ -76,7 +78,9 @@ function decide(rule: Requirement, tests: RuleTest[], features: FeatureSettings)
     const mustBroken = rule.level === 'MUST' && failed.some((t) => t.level !== 'SHOULD');
     return mustBroken ? { verdict: 'fail' } : { verdict: 'warn', ...(rule.level === 'MUST' ? { reason: 'only SHOULD-level cases failed' } : {}) };
   }
-  if (tests.some((t) => t.status === 'passed')) return { verdict: 'pass' };
+  // A MUST rule passes only on evidence of its MUST case: a SHOULD-level case alone does not make it pass.
+  if (tests.some((t) => t.status === 'passed' && (rule.level !== 'MUST' || t.level !== 'SHOULD'))) return { verdict: 'pass' };
+  if (tests.some((t) => t.status === 'passed')) return { verdict: 'not-verified', reason: 'only SHOULD-level cases of this MUST rule ran' };
   if (tests.some((t) => t.status === 'not-applicable')) return { verdict: 'not-applicable', reason: firstMessage(tests, 'not-applicable') };
   return { verdict: 'not-verified', reason: firstMessage(tests, 'not-verified') ?? 'no test exercised this rule' };
 }

@@ -68,7 +68,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     if (sweep.removed.length > 0) io.log(`Final sweep removed ${sweep.removed.length} leftover resource(s) carrying the run prefix ${profile.runPrefix}`);
     for (const leak of sweep.remaining) io.log(`LEAK: ${leak}`);
 
-    const verdictsPerRun = runs.map((run) => computeVerdicts(run.records, settings.features));
+    const verdictsPerRun = runs.map((run) => computeVerdicts(run.records, settings.features, profile.skips));
     const unstable = verdictsPerRun[0]!
       .map((rule, index) => ({ id: rule.id, verdicts: verdictsPerRun.map((v) => v[index]!.verdict as string) }))
       .filter((rule) => new Set(rule.verdicts).size > 1);

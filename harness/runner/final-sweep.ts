@@ -37,9 +37,9 @@ export async function finalSweep(profile: TargetProfile, leaks: { test: string; 
 /** Environment variables whose key carries the run prefix (the provisioner upper-cases it for keys). */
 async function prefixedVariables(api: ApiClient, prefix: string): Promise<string[]> {
   try {
-    const res = await api.get('/v1/environment-variables', { query: { search: prefix } });
-    if (res.status !== 200 || !Array.isArray(res.data)) return [];
     const wanted = prefix.toUpperCase().replaceAll('-', '_');
+    const res = await api.get('/v1/environment-variables', { query: { search: wanted } });
+    if (res.status !== 200 || !Array.isArray(res.data)) return [];
     return (res.data as { key?: unknown }[])
       .map((v) => v.key)
       .filter((k): k is string => typeof k === 'string' && (k.startsWith(prefix) || k.toUpperCase().replaceAll('-', '_').startsWith(wanted)));

@@ -70,6 +70,8 @@ export class SuiteSession {
         isolate: false,
         maxWorkers: 4,
         maxConcurrency: 8,
+        // Whole values in assertion messages: a key cut short by chai's truncation would escape redaction.
+        chaiConfig: { truncateThreshold: 0 },
       },
       {},
       {},

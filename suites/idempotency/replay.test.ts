@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
 import { settle } from '../../harness/eventually.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
-import { expectTriggered, freshRecipients, lastTriggeredAt, subscriberExists, TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
+import { expectTriggered, freshRecipients, lastTriggeredAt, lastTriggeredAtAfterRun, subscriberExists, TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
 import { expectSuccess, removeAfterwards } from '../../fixtures/idempotency/eight-operations.ts';
 import { freshKey, isReplay, withKey } from '../../fixtures/idempotency/keys.ts';
 
@@ -41,7 +41,7 @@ conformance('IDEM-02', 'a repeated keyed trigger replays the response and runs t
   expectSuccess(first, 'the first trigger');
   // Positive control: the run's effects are observable, so their absence after the replay means something.
   await expectTriggered({ api, target }, [recipient!.subscriberId], 'the first keyed trigger');
-  const triggeredAt = await lastTriggeredAt(api, workflow);
+  const triggeredAt = await lastTriggeredAtAfterRun({ api, target }, workflow);
   const removed = await api.delete(`/v2/subscribers/${recipient!.subscriberId}`);
   expectSuccess(removed, 'removing the recipient the first run created (so a second run would show)');
 

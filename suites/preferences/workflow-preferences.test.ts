@@ -34,6 +34,7 @@ for (const form of WORKFLOW_ID_FORMS) {
     function expectOnlyEntryChanged(after: Preferences, where: string): void {
       expect(requireEntry(after, target, where).channels.email, `${where}: the named workflow's channels.email takes the new value`).toBe(email);
       for (const other of others) {
+        requireEntry(before, other, 'before the update'); // an absent entry on both sides would compare equal and prove nothing
         expect(settingsOf(after, other), `${where}: the preferences of another workflow (${other.workflowId}) do not change`).toEqual(settingsOf(before, other));
       }
       expect(after.global.channels, `${where}: global channels do not change on a workflow-scoped update`).toEqual(before.global.channels);

@@ -21,6 +21,9 @@ conformance('TS-07', 'subscription identifiers join the topic key and subscriber
   const res = await deleteSubscriptions(ctx.api, topicKey, { subscriptions: [{ subscriberId }] });
   const data = (res.json as DeleteResult | undefined)?.data ?? [];
   expect(data.length, `the delete lists the removed subscription in data, got ${res.text.slice(0, 300)}`).toBe(1);
+  // The provisioning operations cannot create contexts, so contextKeys is usually empty: say so rather than imply a check.
+  const contextKeyCount = data.reduce((n, s) => n + (Array.isArray(s.contextKeys) ? s.contextKeys.length : 0), 0);
+  if (contextKeyCount === 0) ctx.note('no contextKeys items were returned, so only the identifier shape could be checked');
   for (const subscription of data) {
     expectIdentifierShape(subscription.identifier, topicKey, subscriberId, 'the removed subscription in data');
     if (subscription.contextKeys === undefined) continue;

@@ -1,7 +1,7 @@
 // transactionId: echoed, and a repeat (sent after the first completed) is ignored — TRIG-04.
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt } from '../../fixtures/trigger/trigger-effects.ts';
+import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAtAfterRun } from '../../fixtures/trigger/trigger-effects.ts';
 
 conformance('TRIG-04', 'echoes a given transactionId in the trigger response', async ({ api, provision, ids }) => {
   const wf = await provision.workflow();
@@ -22,7 +22,7 @@ conformance('TRIG-04', 'ignores a trigger repeating an earlier transactionId: no
   expect(res1.data.status, 'the first trigger is processed').toBe('processed');
   // positive control, and the first run must be complete before the repeat is sent (sequential, not concurrent)
   await expectTriggered({ api, target }, [first!.subscriberId], 'the first trigger (positive control)');
-  const before = await lastTriggeredAt(api, wf);
+  const before = await lastTriggeredAtAfterRun({ api, target }, wf);
 
   const res2 = await api.post(TRIGGER_PATH, { name: wf.workflowId, to: [second], transactionId });
   expect(res2.status, 'a repeated transactionId is ignored, not an error of the service (never a 5xx)').toBeLessThan(500);

@@ -21,10 +21,10 @@ conformance('WF-08', 'a workflow created with an agent and a provider replyTo st
   const workflowId = ids.slug('wf');
   const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'Email', type: 'email' }], agent });
   expectCreated(res, 'a workflow with an agent assignment is created');
-  expect(res.data.agent, 'the create response echoes the agent with its providers').toEqual(agent);
+  expect(res.data.agent, 'the create response echoes the agent with its providers').toMatchObject(agent);
   const read = await readWorkflow(api, res.data._id);
   expect(read.status, 'the created workflow reads back').toBe(200);
-  expect(read.data.agent, 'the agent assignment is stored: the workflow read back carries it').toEqual(agent);
+  expect(read.data.agent, 'the agent assignment is stored: the workflow read back carries it').toMatchObject(agent);
 });
 
 conformance('WF-08', 'a workflow created with agent null has agent null', async ({ api, ids, cleanup }) => {

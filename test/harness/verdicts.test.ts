@@ -60,3 +60,18 @@ describe('computeVerdicts', () => {
     expect(verdictOf('ERR-09', [observed]).verdict).toBe('fail');
   });
 });
+
+describe('computeVerdicts keeps evidence honest', () => {
+  it('a MUST rule whose only passing tests are SHOULD-level cases is not verified', () => {
+    expect(verdictOf('AUTH-03', [record(['AUTH-03'], 'passed', { level: 'SHOULD' }), record(['AUTH-03'], 'skipped', { outcome: 'not-verified' })])).toMatchObject({
+      verdict: 'not-verified',
+      reason: 'only SHOULD-level cases of this MUST rule ran',
+    });
+  });
+
+  it('a rule skipped by the expectations file gets no credit from passive checks', () => {
+    const observed = record(['AUTH-01'], 'passed', { observations: [{ rule: 'ERR-01', checked: 9, violations: [] }] });
+    const skipped = record(['ERR-01'], 'skipped', { outcome: 'not-verified', reason: 'skipped by the expectations file: later' });
+    expect(computeVerdicts([observed, skipped], on, { 'ERR-01': 'later' }).find((r) => r.id === 'ERR-01')).toMatchObject({ verdict: 'not-verified' });
+  });
+});
