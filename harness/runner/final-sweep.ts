@@ -4,6 +4,8 @@ import { DELETED_STATUSES, type Leak } from '../conformance/cleanup.ts';
 import { ApiClient, ExchangeFailed, type Identity } from '../http/api-client.ts';
 import type { TargetProfile } from '../target-profile.ts';
 
+const GIVE_UP_AFTER = 3;
+
 export interface SweepResult {
   /** Removed by the sweep: things a test left behind. */
   removed: string[];
@@ -15,11 +17,16 @@ export async function finalSweep(profile: TargetProfile, leaks: { test: string; 
   const api = new ApiClient(profile);
   const removed: string[] = [];
   const remaining: string[] = [];
+  // A target that stopped answering gets no more attempts: each would only wait out timeouts.requestMs.
+  let unanswered = 0;
   const attempt = async (label: string, path: string, as: Identity, regional = false) => {
+    if (unanswered >= GIVE_UP_AFTER) return void remaining.push(`${label}: not attempted, the target stopped answering`);
     try {
       const res = await api.delete(path, { as, regional });
+      unanswered = 0;
       (DELETED_STATUSES.includes(res.status) ? removed : remaining).push(DELETED_STATUSES.includes(res.status) ? label : `${label}: DELETE ${path} answered ${res.status}`);
     } catch (error) {
+      unanswered += 1;
       remaining.push(`${label}: ${error instanceof ExchangeFailed ? error.message : String(error)}`);
     }
   };
@@ -28,7 +35,7 @@ export async function finalSweep(profile: TargetProfile, leaks: { test: string; 
     if (leak.retry) await attempt(`${leak.label} (left by "${test}")`, leak.retry.path, leak.retry.as, leak.retry.regional);
     else remaining.push(`${leak.label} (left by "${test}"): ${leak.error}`);
   }
-  for (const key of await prefixedVariables(api, profile.runPrefix)) {
+  for (const key of unanswered >= GIVE_UP_AFTER ? [] : await prefixedVariables(api, profile.runPrefix)) {
     await attempt(`environment variable ${key}`, `/v1/environment-variables/${encodeURIComponent(key)}`, 'primary');
   }
   return { removed, remaining };
