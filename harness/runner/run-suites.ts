@@ -117,16 +117,6 @@ export class SuiteSession {
   }
 }
 
-/** One run in a fresh session. */
-export async function runSuites(profile: TargetProfile, options: RunOptions = {}): Promise<SuiteRun> {
-  const session = await SuiteSession.open(profile, options.allureResultsDir ? { allureResultsDir: options.allureResultsDir } : {});
-  try {
-    return await session.run(profile, options);
-  } finally {
-    await session.close();
-  }
-}
-
 /** With --rules, a suite file that names none of the selected rule IDs has nothing to run: skip loading it. */
 function mentionsSelectedRule(spec: TestSpecification, rules: string[]): boolean {
   if (rules.length === 0) return true;
