@@ -32,6 +32,13 @@ export class FieldErrors {
     if (existing) existing.messages.push(message);
     else this.errors[field] = value === undefined ? { messages: [message] } : { messages: [message], value };
   }
+  /** Records why `value` is not an array of at most `max` items; true when it is one. */
+  arrayOfAtMost(field: string, value: unknown, max: number): value is unknown[] {
+    if (!Array.isArray(value)) this.add(field, `${field} must be an array`, value);
+    else if (value.length > max) this.add(field, `${field} must contain no more than ${max} elements`);
+    else return true;
+    return false;
+  }
   get any(): boolean {
     for (const _ in this.errors) return true;
     return false;

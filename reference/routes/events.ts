@@ -174,8 +174,7 @@ function trigger(ctx: RequestContext) {
 function triggerBulk(ctx: RequestContext) {
   const b = objectBody(ctx);
   const errs = new FieldErrors();
-  if (!Array.isArray(b.events)) errs.add('events', 'events must be an array', b.events);
-  else if (b.events.length > MAX_BULK_EVENTS) errs.add('events', `events must contain no more than ${MAX_BULK_EVENTS} elements`);
+  errs.arrayOfAtMost('events', b.events, MAX_BULK_EVENTS);
   errs.throwIfAny();
   const parsed = (b.events as unknown[]).map((e, i) => {
     if (!isPlainObject(e)) {

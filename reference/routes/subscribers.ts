@@ -101,8 +101,7 @@ function deleteSubscriber(ctx: RequestContext) {
 function bulkCreate(ctx: RequestContext) {
   const b = objectBody(ctx);
   const errs = new FieldErrors();
-  if (!Array.isArray(b.subscribers)) errs.add('subscribers', 'subscribers must be an array', b.subscribers);
-  else if (b.subscribers.length > MAX_BULK_SUBSCRIBERS) errs.add('subscribers', `subscribers must contain no more than ${MAX_BULK_SUBSCRIBERS} elements`);
+  errs.arrayOfAtMost('subscribers', b.subscribers, MAX_BULK_SUBSCRIBERS);
   errs.throwIfAny();
   const created: { subscriberId: string }[] = [];
   const updated: { subscriberId: string }[] = [];

@@ -83,9 +83,7 @@ function subscribe(ctx: RequestContext) {
   const errs = new FieldErrors();
   const entries: { identifier?: string; subscriberId: string }[] = [];
   const collect = (field: string, list: unknown) => {
-    if (list === undefined) return;
-    if (!Array.isArray(list)) return errs.add(field, `${field} must be an array`, list);
-    if (list.length > MAX_SUBSCRIPTION_ENTRIES) return errs.add(field, `${field} must contain no more than ${MAX_SUBSCRIPTION_ENTRIES} elements`);
+    if (list === undefined || !errs.arrayOfAtMost(field, list, MAX_SUBSCRIPTION_ENTRIES)) return;
     list.forEach((e, i) => {
       if (typeof e === 'string' && e !== '') entries.push({ subscriberId: e });
       else if (isPlainObject(e) && typeof e.subscriberId === 'string' && (e.identifier === undefined || typeof e.identifier === 'string')) {

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
-import { expectSuccess, removeAfterwards } from '../../fixtures/idempotency/eight-operations.ts';
+import { expectSuccess } from '../../fixtures/idempotency/eight-operations.ts';
 import { freshKey, isReplay, withKey } from '../../fixtures/idempotency/keys.ts';
 
 // AUTH-06: a 401/403 says nothing about the resource asked for, and is never the cached response of a key.
@@ -23,7 +23,7 @@ conformance('AUTH-06', 'a 401 to a read of an existing workflow carries none of 
 
 conformance('AUTH-06', 'a 401 to a repeated keyed workflow creation is no replay', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
-  removeAfterwards(api, cleanup, `workflow ${workflowId}`, `/v2/workflows/${workflowId}`);
+  cleanup.remove(`workflow ${workflowId}`, `/v2/workflows/${workflowId}`);
   const body = { name: `conformance ${workflowId}`, workflowId, steps: [] };
   const key = freshKey(ids);
   const created = await api.post('/v2/workflows', body, withKey(key));
@@ -36,7 +36,7 @@ conformance('AUTH-06', 'a 401 to a repeated keyed workflow creation is no replay
 
 conformance('AUTH-06', 'a 403 to a repeated keyed workflow creation is no replay', async ({ api, ids, cleanup, notVerified }) => {
   const workflowId = ids.slug('wf');
-  removeAfterwards(api, cleanup, `workflow ${workflowId}`, `/v2/workflows/${workflowId}`);
+  cleanup.remove(`workflow ${workflowId}`, `/v2/workflows/${workflowId}`);
   const body = { name: `conformance ${workflowId}`, workflowId, steps: [] };
   const key = freshKey(ids);
   const created = await api.post('/v2/workflows', body, withKey(key));

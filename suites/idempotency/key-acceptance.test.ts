@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
 import { OPERATIONS, operationLabel } from '../../harness/operations.ts';
-import { expectSuccess, prepareValidRequest, removeAfterwards, sendPrepared } from '../../fixtures/idempotency/eight-operations.ts';
+import { expectSuccess, prepareValidRequest, sendPrepared } from '../../fixtures/idempotency/eight-operations.ts';
 import { MAX_KEY_LENGTH, freshKey, withKey } from '../../fixtures/idempotency/keys.ts';
 
 for (const op of OPERATIONS) {
@@ -16,7 +16,7 @@ for (const op of OPERATIONS) {
 
 conformance('IDEM-06', 'a 256-character idempotency-key gets 400 and creates no workflow', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
-  removeAfterwards(api, cleanup, `workflow ${workflowId}`, `/v2/workflows/${workflowId}`);
+  cleanup.remove(`workflow ${workflowId}`, `/v2/workflows/${workflowId}`);
   const key = freshKey(ids, MAX_KEY_LENGTH + 1);
   const res = await api.post('/v2/workflows', { name: `conformance ${workflowId}`, workflowId, steps: [] }, withKey(key));
   expectErrorResponse(res, 400, `an idempotency-key of ${key.length} characters`);

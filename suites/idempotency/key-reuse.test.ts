@@ -1,12 +1,12 @@
 import { expect } from 'vitest';
 import { conformance } from '../../harness/conformance/conformance.ts';
-import { expectSuccess, removeAfterwards } from '../../fixtures/idempotency/eight-operations.ts';
+import { expectSuccess } from '../../fixtures/idempotency/eight-operations.ts';
 import { freshKey, withKey } from '../../fixtures/idempotency/keys.ts';
 
 conformance('IDEM-05', 'a key reused for a different workflow body gets 422 and creates nothing', async ({ api, ids, cleanup }) => {
   const key = freshKey(ids);
   const [firstId, secondId] = [ids.slug('wf'), ids.slug('wf')];
-  for (const id of [firstId, secondId]) removeAfterwards(api, cleanup, `workflow ${id}`, `/v2/workflows/${id}`);
+  for (const id of [firstId, secondId]) cleanup.remove(`workflow ${id}`, `/v2/workflows/${id}`);
   const bodyOf = (workflowId: string) => ({ name: `conformance ${workflowId}`, workflowId, steps: [] });
 
   expectSuccess(await api.post('/v2/workflows', bodyOf(firstId), withKey(key)), 'the first keyed workflow creation');

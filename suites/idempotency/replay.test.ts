@@ -3,7 +3,7 @@ import { conformance } from '../../harness/conformance/conformance.ts';
 import { settle } from '../../harness/eventually.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
 import { expectTriggered, freshRecipients, lastTriggeredAt, lastTriggeredAtAfterRun, subscriberExists, TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
-import { expectSuccess, removeAfterwards } from '../../fixtures/idempotency/eight-operations.ts';
+import { expectSuccess } from '../../fixtures/idempotency/eight-operations.ts';
 import { freshKey, isReplay, withKey } from '../../fixtures/idempotency/keys.ts';
 
 /** IDEM-02's wire part: the repeat answers with the cached status and body, marked as a replay. */
@@ -16,7 +16,7 @@ function expectReplayOf(replay: ApiResponse, original: ApiResponse, what: string
 
 conformance('IDEM-02', 'a repeated keyed workflow creation replays the 201 and creates one workflow', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
-  removeAfterwards(api, cleanup, `workflow ${workflowId}`, `/v2/workflows/${workflowId}`);
+  cleanup.remove(`workflow ${workflowId}`, `/v2/workflows/${workflowId}`);
   const body = { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'in-app', type: 'in_app' }] };
   const key = freshKey(ids);
 
