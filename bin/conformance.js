@@ -5,5 +5,5 @@ import { register } from 'tsx/esm/api';
 // A closed pipe on stdout (`| head`) must not kill the run before its report is written.
 process.stdout.on('error', () => undefined);
 register();
-const { main } = await import('../harness/cli/main.ts');
+const { main } = await import('../cli/main.ts');
 process.exitCode = await main(process.argv.slice(2), process.env);

@@ -1,5 +1,5 @@
 // What a test knows about the target: handed from the runner to every worker through vitest's provide/inject.
-import type { FeatureSettings, LimitSettings, TimeoutSettings } from './config/settings.ts';
+import type { FeatureSettings, LimitSettings, TimeoutSettings } from '../config/settings.ts';
 
 export interface TargetProfile {
   baseUrl: string;

@@ -2,8 +2,8 @@
 // those rules' verdicts (a failed MUST test → fail) and the summary, so the report stays self-consistent.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildReport, type ConformanceReport } from '../harness/report/conformance-report.ts';
-import type { RuleVerdict } from '../harness/report/verdicts.ts';
+import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
+import type { RuleVerdict } from '../report/verdicts.ts';
 import { decide, type LoadRuleVerdict } from './verdict/judge.ts';
 
 /** Load test names start with this; a re-merge replaces them instead of piling up. */

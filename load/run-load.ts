@@ -1,6 +1,6 @@
 // Runs planned scenarios one after another on one engine, with a refill pause between them, and judges them.
 import { join } from 'node:path';
-import { parseRateLimitPolicy } from '../harness/checks/rate-limit-policy.ts';
+import { parseRateLimitPolicy } from '../schemas/rate-limit-policy.ts';
 import { findK6, runScenarioK6 } from './k6/runner.ts';
 import { runScenarioNode } from './engine/run-scenario.ts';
 import type { ScenarioPlan } from './scenarios/plan.ts';

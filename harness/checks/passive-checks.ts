@@ -1,9 +1,9 @@
 // Rules that hold for every exchange, checked on all traffic of every test (not only the test about them).
 import type { RuleId } from '../../requirements/index.ts';
 import type { Exchange } from '../http/exchange.ts';
-import type { FeatureSettings } from '../config/settings.ts';
+import type { FeatureSettings } from '../../config/settings.ts';
 import { isOperation } from '../operations.ts';
-import { parseRateLimitPolicy } from './rate-limit-policy.ts';
+import { parseRateLimitPolicy } from '../../schemas/rate-limit-policy.ts';
 
 export interface PassiveCheck {
   rule: RuleId;

@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { isRuleId } from '../../requirements/index.ts';
-import { ConfigError } from '../config/config-error.ts';
-import type { ConformanceReport } from '../report/conformance-report.ts';
+import { ConfigError } from '../../config/config-error.ts';
+import type { ConformanceReport } from '../../report/conformance-report.ts';
 
 const OUTCOMES = ['pass', 'fail', 'warn', 'not-verified', 'not-applicable'] as const;
 export type ExpectedOutcome = (typeof OUTCOMES)[number];

@@ -3,7 +3,7 @@ import { Skip } from '../conformance/skip.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import type { Exchange } from './exchange.ts';
 import { truncate } from './exchange.ts';
-import { Redactor } from './redactor.ts';
+import { Redactor } from '../../report/redactor.ts';
 import { send } from './transport.ts';
 
 /** Which credentials a request carries. */

@@ -1,7 +1,7 @@
 // A vitest reporter that turns finished test cases into TestRecords and keeps module-level errors.
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import type { Redactor } from '../http/redactor.ts';
-import type { TestRecord } from './test-record.ts';
+import type { Redactor } from '../../report/redactor.ts';
+import type { TestRecord } from '../../report/test-record.ts';
 import '../conformance/meta.ts';
 
 export class Collector implements Reporter {

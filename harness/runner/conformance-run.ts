@@ -1,21 +1,21 @@
 // One conformance run: target (given or embedded) → pre-flight → suites (× --repeat) → final sweep → verdicts →
 // expectations → report artifacts. Exit 0 conformant (or as expected), 1 otherwise, 2 when the target is unreachable.
 import type { FaultName } from '../../reference/index.ts';
-import type { Settings } from '../config/settings.ts';
+import type { Settings } from '../../config/settings.ts';
 import { compareWithExpectations, loadExpectations, type ExpectationOutcome, type Expectations } from '../expectations/expectations.ts';
 import { ApiClient, ExchangeFailed, redactorFor } from '../http/api-client.ts';
 import { closeTransport } from '../http/transport.ts';
-import { allureResultsDir } from '../report/allure-reporter.ts';
-import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
-import { computeVerdicts } from '../report/verdicts.ts';
-import { writeReports } from '../report/write-reports.ts';
+import { allureResultsDir } from './allure-reporter.ts';
+import { buildReport, type ConformanceReport } from '../../report/conformance-report.ts';
+import { computeVerdicts } from '../../report/verdicts.ts';
+import { writeReports } from '../../report/write-reports.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import { startContainerTarget, type ContainerSettings, type ContainerTarget } from './container-target.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from './embedded-target.ts';
 import { finalSweep } from './final-sweep.ts';
 import { toProfile } from './profile.ts';
 import { SuiteSession, type SuiteRun } from './run-suites.ts';
-import type { TestRecord } from './test-record.ts';
+import type { TestRecord } from '../../report/test-record.ts';
 
 export interface RunIo {
   log: (line: string) => void;

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../config/config-error.ts';
+import { ConfigError } from '../../config/config-error.ts';
 
 export interface ContainerSettings {
   image: string;

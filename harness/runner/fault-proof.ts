@@ -3,9 +3,9 @@
 // may fail. One vitest session serves every run, so the proof costs test time, not start-up time.
 import { FAULTS, type FaultName } from '../../reference/index.ts';
 import { REQUIREMENTS, requirement, type RuleId } from '../../requirements/index.ts';
-import type { Settings } from '../config/settings.ts';
+import type { Settings } from '../../config/settings.ts';
 import { closeTransport } from '../http/transport.ts';
-import { computeVerdicts, type RuleVerdict, type Verdict } from '../report/verdicts.ts';
+import { computeVerdicts, type RuleVerdict, type Verdict } from '../../report/verdicts.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 import { toProfile } from './profile.ts';
 import { SuiteSession } from './run-suites.ts';

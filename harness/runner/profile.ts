@@ -1,6 +1,6 @@
 // Settings (+ the embedded reference, when no target is given) → the TargetProfile every test receives.
 import { randomBytes } from 'node:crypto';
-import type { Settings } from '../config/settings.ts';
+import type { Settings } from '../../config/settings.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import type { EmbeddedTarget } from './embedded-target.ts';
 

@@ -1,5 +1,5 @@
 // RL-06 and RL-08 under load: independent category buckets; bulk subscribers held to 2 requests per second.
-import type { RuleTest } from '../../harness/report/verdicts.ts';
+import type { RuleTest } from '../../report/verdicts.ts';
 import type { PlannedPhase } from '../scenarios/plan.ts';
 import { firstIndex, fmt, phaseBuckets, policyOf, routesOf, series, slackS, sum, test, type CheckContext } from './context.ts';
 

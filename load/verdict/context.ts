@@ -1,6 +1,6 @@
 // What every load check reads: one timeline, the documented limit, its parsed policies and bucket arithmetic.
-import { parseRateLimitPolicy, type RateLimitPolicy } from '../../harness/checks/rate-limit-policy.ts';
-import type { RuleTest } from '../../harness/report/verdicts.ts';
+import { parseRateLimitPolicy, type RateLimitPolicy } from '../../schemas/rate-limit-policy.ts';
+import type { RuleTest } from '../../report/verdicts.ts';
 import type { PlannedPhase } from '../scenarios/plan.ts';
 import type { RouteName } from '../scenarios/routes.ts';
 import type { BucketRoute, Timeline } from '../timeline/format.ts';

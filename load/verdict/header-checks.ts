@@ -1,5 +1,5 @@
 // RL-03 and RL-04 under load: Remaining reflects each request's cost; every 429 is well-formed.
-import type { RuleTest } from '../../harness/report/verdicts.ts';
+import type { RuleTest } from '../../report/verdicts.ts';
 import type { RouteName } from '../scenarios/routes.ts';
 import { fmt, policyOf, routesOf, test, type CheckContext } from './context.ts';
 

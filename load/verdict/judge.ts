@@ -1,6 +1,6 @@
 // One verdict per RL rule from recorded timelines, whichever engine recorded them.
 import { isRuleId, requirement } from '../../requirements/index.ts';
-import type { RuleTest, Verdict } from '../../harness/report/verdicts.ts';
+import type { RuleTest, Verdict } from '../../report/verdicts.ts';
 import type { Timeline } from '../timeline/format.ts';
 import { bulkSubscribersRate, otherCategoriesUnthrottled } from './category-checks.ts';
 import { contextOf } from './context.ts';

@@ -1,5 +1,5 @@
 // RL-05 on a timeline: the interval bound burst + rate·t, convergence to the documented rate, no 429 under the limit.
-import type { RuleTest } from '../../harness/report/verdicts.ts';
+import type { RuleTest } from '../../report/verdicts.ts';
 import type { PlannedPhase } from '../scenarios/plan.ts';
 import { firstIndex, fmt, phaseBuckets, policyOf, routesOf, series, slackS, sum, test, type CheckContext } from './context.ts';
 

@@ -1,7 +1,7 @@
 // AGI-01..AGI-06: PATCH /v1/agents/{identifier}/integrations/{agentIntegrationId} on a link created by the test.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
 import type { Provisioner } from '../../fixtures/provision.ts';
 

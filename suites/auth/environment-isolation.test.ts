@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { settle } from '../../harness/eventually.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
 

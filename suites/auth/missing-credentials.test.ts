@@ -1,4 +1,4 @@
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
 import { probe } from '../../harness/checks/probe.ts';
 import { OPERATIONS, operationLabel } from '../../harness/operations.ts';

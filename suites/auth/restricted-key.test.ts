@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
 import { settle } from '../../harness/eventually.ts';
 import { expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt, TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';

@@ -1,6 +1,6 @@
 // EV-04..EV-06: the key filter (query `search`): case-insensitive, partial, at most 256 characters, literal.
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import type { Provisioner } from '../../fixtures/provision.ts';
 import { keysOf, listVariables, listedVariables, SEARCH_PARAM } from '../../fixtures/environment-variables/variables.ts';
 

@@ -1,6 +1,6 @@
 // EV-01..EV-03: the list, secret masking and stored non-secret values.
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { listVariables, listedVariables } from '../../fixtures/environment-variables/variables.ts';
 
 conformance('EV-01', 'GET /v1/environment-variables answers 200 with an array of schema-valid environment variables', async ({ api, provision, ids, notVerified, note }) => {

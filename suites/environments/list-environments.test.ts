@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 
 conformance('ENV-01', 'GET /v1/environments answers 200 with an array of environments of type dev or prod', async ({ api }) => {
   const res = await api.get('/v1/environments');

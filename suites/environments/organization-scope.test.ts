@@ -1,6 +1,6 @@
 // ENV-02, ENV-03: environments of the caller's organization only, API keys only where the caller has access.
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import type { ApiClient } from '../../harness/http/api-client.ts';
 import { hasKeys, identifyCaller, type ListedEnvironment } from '../../fixtures/environments/caller-environment.ts';
 

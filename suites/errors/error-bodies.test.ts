@@ -1,7 +1,7 @@
 // Deliberately provoked errors checked field by field against the common body (ERR-01) and the 422 body (ERR-02).
 // Every other exchange of the run is checked passively; these make sure a 404, a 400 and a 422 are always seen.
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
 import type { TargetProfile } from '../../harness/target-profile.ts';
 import { postWorkflow } from '../../fixtures/workflows/workflow-requests.ts';

@@ -2,7 +2,7 @@
 // missing header shows as a warning; when no such error can be provoked the test says so (not verified).
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { conformance, type ConformanceContext } from '../../harness/conformance/conformance.ts';
+import { conformance, type ConformanceContext } from '../../fixtures/conformance.ts';
 import { Skip } from '../../harness/conformance/skip.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
 import { expectCreated, postWorkflow } from '../../fixtures/workflows/workflow-requests.ts';

@@ -1,7 +1,7 @@
 // Oversized requests are refused with their own status, never a server error: a body over the trigger's
 // 512 KB (ERR-05) and an overlong URI (ERR-06).
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 
 /** Over the deployed service's 512 KB trigger limit with room to spare. */
 const OVERSIZED_PAYLOAD_BYTES = 600 * 1024;

@@ -1,7 +1,7 @@
 // Bodies that are not JSON are refused as client errors (ERR-07): a non-JSON media type gets 415 (or 400/422),
 // malformed JSON gets 400; never 2xx, never 5xx.
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { expectCreated, expectNoWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
 
 const NON_JSON: { contentType: string; render: (body: { name: string; workflowId: string }) => string }[] = [

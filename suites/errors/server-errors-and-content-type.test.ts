@@ -1,7 +1,7 @@
 // ERR-08 and ERR-09 are checked on every exchange; these tests give the fault proof exchanges of their own:
 // a request most likely to surface a 500 if one is lurking, and a JSON success and error labelled by type.
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 

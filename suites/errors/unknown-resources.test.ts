@@ -1,5 +1,5 @@
 // A request naming a resource that does not exist gets 404 with the common error body (ERR-03).
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
 
 /** A syntactically valid internal id (24 hex, as the deployed service's) that names nothing. */

@@ -1,6 +1,6 @@
 // A method the interface does not define on a known path gets 405 (or 404) with the common error body (ERR-04).
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
 import { OPERATIONS } from '../../harness/operations.ts';
 

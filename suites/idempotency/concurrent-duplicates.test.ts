@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
 import type { ApiClient, ApiResponse } from '../../harness/http/api-client.ts';
 import type { IdFactory } from '../../harness/conformance/ids.ts';

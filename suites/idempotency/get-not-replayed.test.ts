@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { expectSuccess } from '../../fixtures/idempotency/eight-operations.ts';
 import { freshKey, isReplay, withKey } from '../../fixtures/idempotency/keys.ts';
 

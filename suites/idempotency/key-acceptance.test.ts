@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
 import { OPERATIONS, operationLabel } from '../../harness/operations.ts';
 import { expectSuccess, prepareValidRequest, sendPrepared } from '../../fixtures/idempotency/eight-operations.ts';

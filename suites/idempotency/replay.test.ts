@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { settle } from '../../harness/eventually.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
 import { expectTriggered, freshRecipients, lastTriggeredAt, lastTriggeredAtAfterRun, subscriberExists, TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';

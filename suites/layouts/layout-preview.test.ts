@@ -1,6 +1,6 @@
 // LP-01..LP-05: POST /v2/layouts/{layoutId}/preview for a layout created by the test.
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
 import type { ApiClient } from '../../harness/http/api-client.ts';
 import type { IdFactory } from '../../harness/conformance/ids.ts';

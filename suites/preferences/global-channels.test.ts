@@ -1,7 +1,7 @@
 // Global channel preferences: updated without workflowId (PREF-01); non-boolean values rejected (PREF-06);
 // unknown subscriber (PREF-05).
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { preferencesPath, readPreferences } from '../../fixtures/preferences/preferences-read.ts';
 
 conformance('PREF-01', 'updates global channel preferences when no workflowId is given', async ({ api, provision }) => {

@@ -1,7 +1,7 @@
 // Delivery schedule: a valid 12-hour schedule is stored and echoed (PREF-03); other hour forms are rejected
 // and change nothing, not even the channels sent alongside (PREF-04).
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { preferencesPath, readPreferences, weeklySchedule } from '../../fixtures/preferences/preferences-read.ts';
 
 const VALID_SCHEDULE = { isEnabled: true, weeklySchedule: weeklySchedule([{ start: '09:00 AM', end: '05:30 PM' }]) };

@@ -1,7 +1,7 @@
 // Workflow-scoped channel preferences: workflowId as _id, identifier or slug changes only that workflow's entry
 // (PREF-02), the change is listed as a subscriber override (PREF-07), an unknown workflowId is refused (PREF-05).
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import type { Workflow } from '../../fixtures/provision.ts';
 import { entryOf, preferencesPath, readPreferences, requireEntry, type Preferences } from '../../fixtures/preferences/preferences-read.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { exhaust, readBucket, RefillGate, repeated, sleep } from '../../fixtures/rate-limits/bucket.ts';
 
 // RL-08: once the burst is spent, the bulk subscribers endpoint accepts 2 requests per second. The test drains

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { conformance, type ConformanceContext } from '../../harness/conformance/conformance.ts';
-import { parseRateLimitPolicy } from '../../harness/checks/rate-limit-policy.ts';
+import { conformance, type ConformanceContext } from '../../fixtures/conformance.ts';
+import { parseRateLimitPolicy } from '../../schemas/rate-limit-policy.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
 import { OPERATIONS, operationLabel, type Operation } from '../../harness/operations.ts';
 import { failingRequest, prepareValidRequest, sendPrepared } from '../../fixtures/idempotency/eight-operations.ts';

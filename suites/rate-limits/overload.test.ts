@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 
 // A conformant target may never answer 503; when it does, the 503 must say when to come back.
 const TRIGGERS = 150;

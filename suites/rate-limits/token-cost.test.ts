@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
 import { TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
 import { readBucket, timed, type Timed } from '../../fixtures/rate-limits/bucket.ts';

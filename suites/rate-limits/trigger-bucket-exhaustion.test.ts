@@ -1,6 +1,6 @@
 import { afterAll, expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
-import { parseRateLimitPolicy } from '../../harness/checks/rate-limit-policy.ts';
+import { conformance } from '../../fixtures/conformance.ts';
+import { parseRateLimitPolicy } from '../../schemas/rate-limit-policy.ts';
 import type { Provisioner } from '../../fixtures/provision.ts';
 import type { ApiClient, ApiResponse, Identity } from '../../harness/http/api-client.ts';
 import type { TargetProfile } from '../../harness/target-profile.ts';

@@ -1,6 +1,6 @@
 // TS-05, TS-06: at most 100 entries per delete, in `subscriptions` and in the deprecated `subscriberIds`.
 import { expect } from 'vitest';
-import { conformance, type ConformanceContext } from '../../harness/conformance/conformance.ts';
+import { conformance, type ConformanceContext } from '../../fixtures/conformance.ts';
 import { eventually, settle } from '../../harness/eventually.ts';
 import { deleteSubscriptions, ghosts, listedIdentifiers, subscribedTopic, type DeleteResult } from '../../fixtures/topic-subscriptions/topic-setup.ts';
 

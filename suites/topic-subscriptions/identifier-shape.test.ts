@@ -1,6 +1,6 @@
 // TS-07: subscription identifiers are `<topic-key part>:<subscriber-id part>`, contextKeys items `<type>:<id>`.
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { deleteSubscriptions, subscribedTopic, type DeleteResult } from '../../fixtures/topic-subscriptions/topic-setup.ts';
 
 const CONTEXT_KEY = /^[^:]+:.+$/;

@@ -1,6 +1,6 @@
 // TS-01..TS-04: one DELETE that mixes identifiers, a subscriber-only entry and unknown subscribers.
 import { expect } from 'vitest';
-import { conformance, type ConformanceContext } from '../../harness/conformance/conformance.ts';
+import { conformance, type ConformanceContext } from '../../fixtures/conformance.ts';
 import { eventually } from '../../harness/eventually.ts';
 import { deleteSubscriptions, expectEntryErrors, ghosts, identifiersIn, listedIdentifiers, subscribedTopic, type DeleteResult } from '../../fixtures/topic-subscriptions/topic-setup.ts';
 

@@ -1,7 +1,7 @@
 // SSRF guard on `bridgeUrl` (TRIG-05): every unsafe form is rejected, triggers nothing, and the error never
 // repeats the private address the host resolves to.
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt } from '../../fixtures/trigger/trigger-effects.ts';
 
 interface UnsafeBridgeUrl {

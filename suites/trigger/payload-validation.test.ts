@@ -1,6 +1,6 @@
 // Trigger payload validation against the workflow's payloadSchema (TRIG-06).
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt } from '../../fixtures/trigger/trigger-effects.ts';
 
 const PAYLOAD_SCHEMA = {

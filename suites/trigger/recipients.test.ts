@@ -1,6 +1,6 @@
 // Recipients of a trigger: the 100-recipient cap (TRIG-02) and mixed id/object recipients (TRIG-03).
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt } from '../../fixtures/trigger/trigger-effects.ts';
 
 const MAX_RECIPIENTS = 100;

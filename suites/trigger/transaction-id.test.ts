@@ -1,6 +1,6 @@
 // transactionId: echoed, and a repeat (sent after the first completed) is ignored — TRIG-04.
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAtAfterRun } from '../../fixtures/trigger/trigger-effects.ts';
 
 conformance('TRIG-04', 'echoes a given transactionId in the trigger response', async ({ api, provision, ids }) => {

@@ -1,7 +1,7 @@
 // Optional trigger fields in their documented shapes (TRIG-09): actor, tenant, context, overrides, agentId.
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
-import type { ConformanceContext } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
+import type { ConformanceContext } from '../../fixtures/conformance.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
 import { TRIGGER_PATH, expectTriggered, freshRecipients } from '../../fixtures/trigger/trigger-effects.ts';
 

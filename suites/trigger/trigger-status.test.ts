@@ -1,7 +1,7 @@
 // The trigger response and its result status: TRIG-01 (processed), TRIG-07 (unknown workflow),
 // TRIG-08 (inactive / no steps), TRIG-10 (empty `to`).
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
 
 const isSuccess = (status: number) => status >= 200 && status < 300;

@@ -1,7 +1,7 @@
 // The regional base address serves the same interface under the same rules (VER-02): a representative set of
 // checks, everything created there and removed there (a region may hold its own data).
 import { expect } from 'vitest';
-import { conformance, type ConformanceContext } from '../../harness/conformance/conformance.ts';
+import { conformance, type ConformanceContext } from '../../fixtures/conformance.ts';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
 
 const regional = { regional: true } as const;

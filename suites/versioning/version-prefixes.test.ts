@@ -1,6 +1,6 @@
 // Each operation is served under the version prefix the spec lists for it, and only there (VER-01).
 import { expect } from 'vitest';
-import { conformance, type ConformanceContext } from '../../harness/conformance/conformance.ts';
+import { conformance, type ConformanceContext } from '../../fixtures/conformance.ts';
 import { OPERATIONS, operationLabel } from '../../harness/operations.ts';
 import { otherPrefix, prepareCall } from '../../fixtures/versioning/operation-calls.ts';
 

@@ -1,6 +1,6 @@
 // POST /v2/workflows: a valid body is created and echoed (WF-01, WF-02).
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { expectCreated, postWorkflow, readWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
 
 conformance('WF-01', 'POST /v2/workflows with an empty steps array answers 201 and a workflow response', async ({ api, ids, cleanup }) => {

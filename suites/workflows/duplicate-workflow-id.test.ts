@@ -1,6 +1,6 @@
 // A workflowId is unique within an environment (WF-09).
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { expectCreated, postWorkflow, readWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
 
 conformance('WF-09', 'a second workflow with the same workflowId is rejected with 409 or 400 and the first stays untouched', async ({ api, ids, cleanup }) => {

@@ -1,6 +1,6 @@
 // POST /v2/workflows rejects a body without a required field (WF-03) or with a workflowId outside the slug pattern (WF-04).
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { errorFields, expectCreated, expectNoWorkflow, namesField, postWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
 
 const REQUIRED = ['name', 'workflowId', 'steps'] as const;

@@ -1,6 +1,6 @@
 // Optional structured fields of a created workflow: preferences (WF-07) and the agent assignment (WF-08).
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { expectCreated, postWorkflow, readWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
 
 conformance('WF-07', 'a workflow created with user and workflow preferences is accepted and carries preferences', async ({ api, ids, cleanup }) => {

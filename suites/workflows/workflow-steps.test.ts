@@ -1,6 +1,6 @@
 // Steps of a created workflow: the eleven types in order (WF-05), a required name and a slug-pattern stepId (WF-06).
 import { expect } from 'vitest';
-import { conformance } from '../../harness/conformance/conformance.ts';
+import { conformance } from '../../fixtures/conformance.ts';
 import { STEP_TYPES, expectCreated, expectNoWorkflow, postWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
 
 conformance('WF-05', 'a workflow with one step of each of the eleven types is created with their order and type kept', async ({ api, ids, cleanup }) => {

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../harness/config/config-error.ts';
-import { resolveSettings } from '../../harness/config/resolve-settings.ts';
+import { ConfigError } from '../../config/config-error.ts';
+import { resolveSettings } from '../../config/resolve-settings.ts';
 import { findContainerRuntime, startContainerTarget } from '../../harness/runner/container-target.ts';
 import { runCli } from '../hostile/run-cli.ts';
 

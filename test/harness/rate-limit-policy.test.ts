@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRateLimitPolicy } from '../../harness/checks/rate-limit-policy.ts';
+import { parseRateLimitPolicy } from '../../schemas/rate-limit-policy.ts';
 
 describe('parseRateLimitPolicy', () => {
   it('parses the deployed format', () => {

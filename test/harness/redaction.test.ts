@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeExchange, toCurl, type Exchange } from '../../harness/http/exchange.ts';
-import { Redactor } from '../../harness/http/redactor.ts';
+import { Redactor } from '../../report/redactor.ts';
 
 const redactor = new Redactor([
   { value: 'sk_live_primary', placeholder: 'CONFORMANCE_API_KEY' },

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../harness/config/config-error.ts';
-import { resolveSettings } from '../../harness/config/resolve-settings.ts';
+import { ConfigError } from '../../config/config-error.ts';
+import { resolveSettings } from '../../config/resolve-settings.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cft-config-'));
 const file = (name: string, text: string) => {

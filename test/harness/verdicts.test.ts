@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { computeVerdicts } from '../../harness/report/verdicts.ts';
+import { computeVerdicts } from '../../report/verdicts.ts';
 import { RULE_IDS } from '../../requirements/index.ts';
-import type { TestRecord } from '../../harness/runner/test-record.ts';
+import type { TestRecord } from '../../report/test-record.ts';
 
 const on = { idempotency: true, rateLimiting: true };
 const record = (rules: string[], state: TestRecord['state'], extra: Partial<TestRecord> = {}): TestRecord => ({

@@ -1,6 +1,6 @@
 // `conformance load` refuses what it must refuse before sending anything, and says why (exit 2).
 import { describe, expect, test } from 'vitest';
-import { loadCommand, type LoadCommandOptions } from '../../load/cli.ts';
+import { loadCommand, type LoadCommandOptions } from '../../cli/commands/load-command.ts';
 import { isLoopbackUrl } from '../../load/target/loopback.ts';
 
 const base: LoadCommandOptions = { scenarios: ['trigger-limit'], engine: 'node', rateLimitRps: 600, reportDir: '/nonexistent/never-written', allowRemoteLoad: false, profile: 'short' };

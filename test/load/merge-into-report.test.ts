@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { buildReport, writeReport, type ConformanceReport } from '../../harness/report/conformance-report.ts';
-import { computeVerdicts } from '../../harness/report/verdicts.ts';
+import { buildReport, writeReport, type ConformanceReport } from '../../report/conformance-report.ts';
+import { computeVerdicts } from '../../report/verdicts.ts';
 import { mergeIntoReport, mergeReport } from '../../load/merge-into-report.ts';
 import type { LoadRuleVerdict } from '../../load/verdict/judge.ts';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { loadCommand } from '../../load/cli.ts';
+import { loadCommand } from '../../cli/commands/load-command.ts';
 import type { LoadRuleVerdict } from '../../load/verdict/judge.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'load-ref-'));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Writer } from 'allure-js-commons/sdk/reporter';
-import { Redactor } from '../../harness/http/redactor.ts';
-import { metadataMessage, redactingWriter } from '../../harness/report/allure-reporter.ts';
-import { stripAnalytics } from '../../harness/report/allure-report.ts';
+import { Redactor } from '../../report/redactor.ts';
+import { metadataMessage, redactingWriter } from '../../harness/runner/allure-reporter.ts';
+import { stripAnalytics } from '../../report/allure-report.ts';
 
 describe('Allure labels', () => {
   it('carry rule, level and area as epic and feature, and the rule text as description', () => {

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from 'tar';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../harness/cli/main.ts';
-import { DEFAULT_SETTINGS } from '../../harness/config/settings.ts';
-import { BUNDLE_FILES, bundleFiles, MANIFEST, sha256, writeBundle, type BundleInput } from '../../harness/report/bundle.ts';
-import { junitXml } from '../../harness/report/junit.ts';
-import { readBundle, verifyBundle } from '../../harness/report/verify-bundle.ts';
+import { main } from '../../cli/main.ts';
+import { DEFAULT_SETTINGS } from '../../config/settings.ts';
+import { BUNDLE_FILES, bundleFiles, MANIFEST, sha256, writeBundle, type BundleInput } from '../../report/bundle.ts';
+import { junitXml } from '../../report/junit.ts';
+import { readBundle, verifyBundle } from '../../report/verify-bundle.ts';
 import { sampleRecords, sampleReport } from './sample-report.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bundle-test-'));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { conformanceHtml } from '../../harness/report/conformance-html.ts';
-import { loadCharts } from '../../harness/report/load-charts.ts';
-import { escapeMarkup } from '../../harness/report/markup.ts';
+import { conformanceHtml } from '../../report/conformance-html.ts';
+import { loadCharts } from '../../report/load-charts.ts';
+import { escapeMarkup } from '../../report/markup.ts';
 import { REQUIREMENTS } from '../../requirements/index.ts';
 import { HOSTILE, sampleReport } from './sample-report.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { junitXml } from '../../harness/report/junit.ts';
+import { junitXml } from '../../report/junit.ts';
 import { HOSTILE, sampleRecords, sampleReport } from './sample-report.ts';
 
 describe('junitXml', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMarkup, html, raw } from '../../harness/report/markup.ts';
+import { escapeMarkup, html, raw } from '../../report/markup.ts';
 
 describe('escapeMarkup', () => {
   it('escapes the five markup characters', () => {

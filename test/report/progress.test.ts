@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printSummary, progressPrinter } from '../../harness/cli/progress.ts';
+import { printSummary, progressPrinter } from '../../cli/progress.ts';
 import { record, sampleReport } from './sample-report.ts';
 
 describe('terminal progress', () => {

@@ -1,7 +1,7 @@
 // A small conformance report and its records, for tests of the artifacts written from them.
-import { computeVerdicts } from '../../harness/report/verdicts.ts';
-import { buildReport, type ConformanceReport } from '../../harness/report/conformance-report.ts';
-import type { TestRecord } from '../../harness/runner/test-record.ts';
+import { computeVerdicts } from '../../report/verdicts.ts';
+import { buildReport, type ConformanceReport } from '../../report/conformance-report.ts';
+import type { TestRecord } from '../../report/test-record.ts';
 
 export const record = (rules: string[], state: TestRecord['state'], extra: Partial<TestRecord> = {}): TestRecord => ({
   name: `${rules.join(', ')} ${state}`,

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../harness/config/config-error.ts';
+import { ConfigError } from '../../config/config-error.ts';
 import { loadExpectations } from '../../harness/expectations/expectations.ts';
 import { runCli } from '../hostile/run-cli.ts';
 

@@ -3,7 +3,7 @@
 // tests, the summary equal to what the verdicts give, provenance agreeing with the report.
 import { isDeepStrictEqual } from 'node:util';
 import { list } from 'tar';
-import { REQUIREMENTS, SPEC_VERSION } from '../../requirements/index.ts';
+import { REQUIREMENTS, SPEC_VERSION } from '../requirements/index.ts';
 import { BUNDLE_FILES, MANIFEST, REDACTED, sha256 } from './bundle.ts';
 import { buildReport, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from './conformance-report.ts';
 import type { RuleVerdict } from './verdicts.ts';

@@ -1,8 +1,8 @@
 // junit.xml for CI systems: one <testcase> per conformance test, grouped by suite file, with rule IDs and level
 // as properties. Passive checks over all traffic and run errors get their own testcases, so a red CI matches
 // a non-conformant verdict.
-import { requirement, isRuleId } from '../../requirements/index.ts';
-import type { TestRecord } from '../runner/test-record.ts';
+import { requirement, isRuleId } from '../requirements/index.ts';
+import type { TestRecord } from './test-record.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { escapeMarkup as x } from './markup.ts';
 

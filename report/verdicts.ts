@@ -1,7 +1,7 @@
 // Turns test records into one verdict per rule of the catalog. A rule no test exercised is never `pass`.
-import { REQUIREMENTS, type Requirement } from '../../requirements/index.ts';
+import { REQUIREMENTS, type Requirement } from '../requirements/index.ts';
 import type { FeatureSettings } from '../config/settings.ts';
-import type { TestRecord } from '../runner/test-record.ts';
+import type { TestRecord } from './test-record.ts';
 
 export type Verdict = 'pass' | 'fail' | 'warn' | 'not-verified' | 'not-applicable';
 export type TestStatus = 'passed' | 'failed' | 'not-verified' | 'not-applicable';

@@ -1,9 +1,9 @@
 // Terminal output of a run: progress per area with the elapsed time, each failure as it happens, and a
 // summary table of verdicts per area at the end.
-import { AREAS, isRuleId, requirement } from '../../requirements/index.ts';
+import { AREAS, isRuleId, requirement } from '../requirements/index.ts';
 import type { ConformanceReport } from '../report/conformance-report.ts';
 import type { Verdict } from '../report/verdicts.ts';
-import type { TestRecord } from '../runner/test-record.ts';
+import type { TestRecord } from '../report/test-record.ts';
 
 /** A progress line after this many tests, or after this long since the last one. */
 const EVERY_TESTS = 25;

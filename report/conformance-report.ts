@@ -1,9 +1,9 @@
 // The versioned `conformance.json` document (format described in README.md § "conformance.json").
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SPEC_VERSION } from '../../requirements/index.ts';
-import { SUITE_NAME, SUITE_VERSION } from '../suite-info.ts';
-import type { ExpectationOutcome } from '../expectations/expectations.ts';
+import { SPEC_VERSION } from '../requirements/index.ts';
+import { SUITE_NAME, SUITE_VERSION } from './suite-info.ts';
+import type { ExpectationOutcome } from '../harness/expectations/expectations.ts';
 import type { RuleVerdict, Verdict } from './verdicts.ts';
 
 export const REPORT_FORMAT = 'notification-api-conformance/report';

@@ -4,8 +4,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Settings } from '../config/settings.ts';
-import { Redactor } from '../http/redactor.ts';
-import type { TestRecord } from '../runner/test-record.ts';
+import { Redactor } from './redactor.ts';
+import type { TestRecord } from './test-record.ts';
 import { BUNDLE_FILE, writeBundle } from './bundle.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { conformanceHtml } from './conformance-html.ts';

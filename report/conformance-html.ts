@@ -1,7 +1,7 @@
 // conformance.html: one self-contained page a person reads — verdict banner, target and versions, the rule
 // matrix by area (filterable by verdict), every failure with its rule, what came back and a curl reproducer,
 // and the load charts when a load run left DIR/load.json. No external resources; every value is escaped.
-import { AREAS } from '../../requirements/index.ts';
+import { AREAS } from '../requirements/index.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { loadCharts, loadSection } from './load-charts.ts';
 import { escapeMarkup, html, raw, type Markup } from './markup.ts';

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { resolveSettings } from '../../config/resolve-settings.ts';
 import { writeBundleFromDir } from '../../report/write-reports.ts';
-import { runConformance } from '../../runner/conformance-run.ts';
+import { runConformance } from '../../harness/runner/conformance-run.ts';
 import { UsageError } from '../cli-error.ts';
 import { collect, commaList, integerOption } from '../options.ts';
 import { progressPrinter, printSummary } from '../progress.ts';

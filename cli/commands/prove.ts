@@ -2,9 +2,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { FAULTS, type FaultName } from '../../../reference/index.ts';
+import { FAULTS, type FaultName } from '../../reference/index.ts';
 import { resolveSettings } from '../../config/resolve-settings.ts';
-import { proveFaults } from '../../runner/fault-proof.ts';
+import { proveFaults } from '../../harness/runner/fault-proof.ts';
 import { collect } from '../options.ts';
 import { parseFaults } from './reference.ts';
 

@@ -5,8 +5,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SPEC_VERSION } from '../../requirements/index.ts';
-import { allureResultsDir } from './allure-reporter.ts';
+import { SPEC_VERSION } from '../requirements/index.ts';
+import { allureResultsDir } from '../harness/runner/allure-reporter.ts';
 
 export const ALLURE_REPORT = 'allure-report';
 

@@ -1,6 +1,6 @@
 // `conformance validate`: checks a captured JSON body against one of the spec's schemas, offline.
 import type { Command } from 'commander';
-import { validateCommand } from '../../../schemas/validate-command.ts';
+import { validateCommand } from '../../schemas/validate-command.ts';
 
 export function registerValidate(program: Command, setExit: (code: number) => void): void {
   program

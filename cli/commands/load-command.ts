@@ -2,14 +2,14 @@
 // target is given, runs the scenarios, writes DIR/load.json and merges RL verdicts into DIR/conformance.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startReference, isFaultName, type FaultName, type RunningReference } from '../reference/index.ts';
-import { findK6 } from './k6/runner.ts';
-import { mergeIntoReport } from './merge-into-report.ts';
-import { runLoad } from './run-load.ts';
-import { PROFILES, SCENARIO_NAMES, scenarioByName } from './scenarios/index.ts';
-import { planScenario, type ScenarioPlan } from './scenarios/plan.ts';
-import { isLoopbackUrl } from './target/loopback.ts';
-import { ProvisioningError } from './target/fixture.ts';
+import { startReference, isFaultName, type FaultName, type RunningReference } from '../../reference/index.ts';
+import { findK6 } from '../../load/k6/runner.ts';
+import { mergeIntoReport } from '../../load/merge-into-report.ts';
+import { runLoad } from '../../load/run-load.ts';
+import { PROFILES, SCENARIO_NAMES, scenarioByName } from '../../load/scenarios/index.ts';
+import { planScenario, type ScenarioPlan } from '../../load/scenarios/plan.ts';
+import { isLoopbackUrl } from '../../load/target/loopback.ts';
+import { ProvisioningError } from '../../load/target/fixture.ts';
 
 export interface LoadCommandOptions {
   target?: string;

@@ -1,6 +1,6 @@
 // `conformance reference`: runs the embedded reference until SIGINT/SIGTERM, announcing itself as one JSON line.
 import type { Command } from 'commander';
-import { FAULTS, isFaultName, startReference, type FaultName } from '../../../reference/index.ts';
+import { FAULTS, isFaultName, startReference, type FaultName } from '../../reference/index.ts';
 import { UsageError } from '../cli-error.ts';
 import { collect, integerOption } from '../options.ts';
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { parse as parseYaml } from 'yaml';
-import { isRuleId } from '../../requirements/index.ts';
+import { isRuleId } from '../requirements/index.ts';
 import { ConfigError } from './config-error.ts';
 import { CONFIG_FILE_ENV_VAR, ENV_VARS } from './env-vars.ts';
 import { DEFAULT_SETTINGS, type Settings } from './settings.ts';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { rewriteHtml } from '../../report/write-reports.ts';
-import { loadCommand } from '../../../load/cli.ts';
+import { loadCommand } from './load-command.ts';
 import { collect, integerOption } from '../options.ts';
 import { parseFaults } from './reference.ts';
 

@@ -1,7 +1,7 @@
 // The `conformance` command line: one entry, one place that reads process.env and decides exit codes.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config-error.ts';
-import { SUITE_VERSION } from '../suite-info.ts';
+import { SUITE_VERSION } from '../report/suite-info.ts';
 import { EXIT, UsageError } from './cli-error.ts';
 import { registerLoad } from './commands/load.ts';
 import { registerProve } from './commands/prove.ts';

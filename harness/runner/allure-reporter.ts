@@ -10,7 +10,7 @@ import AllureVitestReporter from 'allure-vitest/reporter';
 import type { RunnerTask } from 'vitest';
 import type { Vitest } from 'vitest/node';
 import { AREAS, isRuleId, requirement } from '../../requirements/index.ts';
-import type { Redactor } from '../http/redactor.ts';
+import type { Redactor } from '../../report/redactor.ts';
 import '../conformance/meta.ts';
 
 export const ALLURE_RESULTS = 'allure-results';

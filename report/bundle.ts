@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from 'tar';
-import { SPEC_VERSION } from '../../requirements/index.ts';
+import { SPEC_VERSION } from '../requirements/index.ts';
 import type { Settings } from '../config/settings.ts';
-import type { Redactor } from '../http/redactor.ts';
-import { REPO_ROOT } from '../runner/run-suites.ts';
-import { SUITE_NAME, SUITE_VERSION } from '../suite-info.ts';
+import type { Redactor } from './redactor.ts';
+import { REPO_ROOT } from '../harness/runner/run-suites.ts';
+import { SUITE_NAME, SUITE_VERSION } from './suite-info.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 
 export const BUNDLE_FILE = 'conformance-bundle.tar.gz';

@@ -1,6 +1,6 @@
 // One finished conformance test as the runner saw it: the input of verdicts and reports.
-import type { Leak } from '../conformance/cleanup.ts';
-import type { Observation, SkipOutcome } from '../conformance/meta.ts';
+import type { Leak } from '../harness/conformance/cleanup.ts';
+import type { Observation, SkipOutcome } from '../harness/conformance/meta.ts';
 
 export interface TestRecord {
   name: string;
