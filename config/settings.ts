@@ -20,6 +20,16 @@ export interface TargetSettings {
   waitPath?: string;
 }
 
+/** Which configured key a request carries; `none` sends no Authorization header. */
+export type Identity = 'primary' | 'secondary' | 'restricted' | 'none';
+
+/** The target's API keys by identity. */
+export interface TargetKeys {
+  primary: string;
+  secondary?: string;
+  restricted?: string;
+}
+
 export interface FeatureSettings {
   idempotency: boolean;
   rateLimiting: boolean;

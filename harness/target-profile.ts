@@ -1,10 +1,10 @@
 // What a test knows about the target: handed from the runner to every worker through vitest's provide/inject.
-import type { FeatureSettings, LimitSettings, TimeoutSettings } from '../config/settings.ts';
+import type { FeatureSettings, LimitSettings, TargetKeys, TimeoutSettings } from '../config/settings.ts';
 
 export interface TargetProfile {
   baseUrl: string;
   regionalBaseUrl?: string;
-  keys: { primary: string; secondary?: string; restricted?: string };
+  keys: TargetKeys;
   features: FeatureSettings;
   timeouts: TimeoutSettings;
   limits: LimitSettings;

@@ -6,9 +6,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SPEC_VERSION } from '../requirements/index.ts';
-import { allureResultsDir } from '../harness/runner/allure-reporter.ts';
 
+export const ALLURE_RESULTS = 'allure-results';
 export const ALLURE_REPORT = 'allure-report';
+
+export function allureResultsDir(reportDir: string): string {
+  return join(reportDir, ALLURE_RESULTS);
+}
 
 export class AllureReportError extends Error {}
 

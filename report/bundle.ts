@@ -12,8 +12,7 @@ import { create } from 'tar';
 import { SPEC_VERSION } from '../requirements/index.ts';
 import type { Settings } from '../config/settings.ts';
 import type { Redactor } from './redactor.ts';
-import { REPO_ROOT } from '../harness/runner/run-suites.ts';
-import { SUITE_NAME, SUITE_VERSION } from './suite-info.ts';
+import { REPO_ROOT, SUITE_NAME, SUITE_VERSION } from './suite-info.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 
 export const BUNDLE_FILE = 'conformance-bundle.tar.gz';

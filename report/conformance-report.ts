@@ -3,8 +3,23 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SPEC_VERSION } from '../requirements/index.ts';
 import { SUITE_NAME, SUITE_VERSION } from './suite-info.ts';
-import type { ExpectationOutcome } from '../harness/expectations/expectations.ts';
 import type { RuleVerdict, Verdict } from './verdicts.ts';
+
+/** How the run compared with an expectations file (computed by harness/expectations). */
+export interface UnexpectedResult {
+  key: string;
+  expected: Verdict[];
+  actual: string;
+  kind: 'unexpected-pass' | 'unexpected-result';
+}
+
+export interface ExpectationOutcome {
+  file: string;
+  matched: number;
+  unexpected: UnexpectedResult[];
+  /** Keys that named nothing in this run (a renamed test, a typo). */
+  unused: string[];
+}
 
 export const REPORT_FORMAT = 'notification-api-conformance/report';
 export const REPORT_FORMAT_VERSION = 1;

@@ -1,4 +1,6 @@
 // Replaces every configured secret by a placeholder before anything is recorded, printed or written.
+import { SECRET_PLACEHOLDERS } from '../config/env-vars.ts';
+import type { TargetKeys } from '../config/settings.ts';
 
 export interface Secret {
   value: string;
@@ -32,4 +34,14 @@ export class Redactor {
   get values(): string[] {
     return this.secrets.map((s) => s.value);
   }
+}
+
+/** The redactor of a run: every key of the target, each replaced by the variable a reproducer reads it from. */
+export function redactorFor(target: { keys: TargetKeys }): Redactor {
+  const { primary, secondary, restricted } = target.keys;
+  return new Redactor([
+    { value: primary, placeholder: SECRET_PLACEHOLDERS.apiKey },
+    ...(secondary ? [{ value: secondary, placeholder: SECRET_PLACEHOLDERS.secondaryApiKey }] : []),
+    ...(restricted ? [{ value: restricted, placeholder: SECRET_PLACEHOLDERS.restrictedApiKey }] : []),
+  ]);
 }

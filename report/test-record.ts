@@ -1,6 +1,22 @@
 // One finished conformance test as the runner saw it: the input of verdicts and reports.
-import type { Leak } from '../harness/conformance/cleanup.ts';
-import type { Observation, SkipOutcome } from '../harness/conformance/meta.ts';
+import type { Identity } from '../config/settings.ts';
+
+export type SkipOutcome = 'not-verified' | 'not-applicable' | 'deselected';
+
+/** What a passive check saw across the exchanges of one test. */
+export interface Observation {
+  rule: string;
+  checked: number;
+  violations: string[];
+}
+
+/** A resource a test created but could not remove. */
+export interface Leak {
+  label: string;
+  error: string;
+  /** A DELETE that would remove it, for the final sweep. */
+  retry?: { path: string; as: Identity; regional?: boolean };
+}
 
 export interface TestRecord {
   name: string;

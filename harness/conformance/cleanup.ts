@@ -1,13 +1,8 @@
 // Undo actions registered where a resource is created; run last-in first-out after each test, even on failure.
 // Deletions registered with `remove` are descriptors, so the run's final sweep can retry what failed.
-import type { ApiClient, Identity } from '../http/api-client.ts';
-
-export interface Leak {
-  label: string;
-  error: string;
-  /** A DELETE that would remove it, for the final sweep. */
-  retry?: { path: string; as: Identity; regional?: boolean };
-}
+import type { Identity } from '../../config/settings.ts';
+import type { Leak } from '../../report/test-record.ts';
+import type { ApiClient } from '../http/api-client.ts';
 
 /** Statuses that mean "gone" for a DELETE: removed now, or already absent. */
 const GONE = [200, 202, 204, 404];

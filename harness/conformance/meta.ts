@@ -1,15 +1,5 @@
-import type { Leak } from './cleanup.ts';
-
 // What a conformance test reports beyond pass/fail; travels from the worker to the reporter in task.meta.
-
-export type SkipOutcome = 'not-verified' | 'not-applicable' | 'deselected';
-
-/** What a passive check saw across the exchanges of one test. */
-export interface Observation {
-  rule: string;
-  checked: number;
-  violations: string[];
-}
+import type { Leak, Observation, SkipOutcome } from '../../report/test-record.ts';
 
 export interface ConformanceMeta {
   rules: string[];

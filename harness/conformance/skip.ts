@@ -1,4 +1,4 @@
-import type { SkipOutcome } from './meta.ts';
+import type { SkipOutcome } from '../../report/test-record.ts';
 
 /** Thrown from inside a test (or a fixture it calls) to end it without a verdict of its own. */
 export class Skip extends Error {

@@ -5,7 +5,7 @@ import { Ajv } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { isRuleId } from '../../requirements/index.ts';
 import { ConfigError } from '../../config/config-error.ts';
-import type { ConformanceReport } from '../../report/conformance-report.ts';
+import type { ConformanceReport, ExpectationOutcome, UnexpectedResult } from '../../report/conformance-report.ts';
 
 const OUTCOMES = ['pass', 'fail', 'warn', 'not-verified', 'not-applicable'] as const;
 export type ExpectedOutcome = (typeof OUTCOMES)[number];
@@ -16,21 +16,6 @@ export interface Expectations {
   expected: Map<string, ExpectedOutcome[]>;
   /** Rule ID or test name → why it is not run at all (reported not-verified, never pass). */
   skips: Record<string, string>;
-}
-
-export interface UnexpectedResult {
-  key: string;
-  expected: ExpectedOutcome[];
-  actual: string;
-  kind: 'unexpected-pass' | 'unexpected-result';
-}
-
-export interface ExpectationOutcome {
-  file: string;
-  matched: number;
-  unexpected: UnexpectedResult[];
-  /** Keys that named nothing in this run (a renamed test, a typo). */
-  unused: string[];
 }
 
 const outcome = { type: 'string', enum: [...OUTCOMES] } as const;

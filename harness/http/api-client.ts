@@ -1,13 +1,13 @@
 // The client every test uses: speaks to the target with a chosen identity, unwraps `{data}`, records every exchange.
+import type { Identity } from '../../config/settings.ts';
+import { redactorFor, type Redactor } from '../../report/redactor.ts';
 import { Skip } from '../conformance/skip.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import type { Exchange } from './exchange.ts';
 import { truncate } from './exchange.ts';
-import { Redactor } from '../../report/redactor.ts';
 import { send } from './transport.ts';
 
-/** Which credentials a request carries. */
-export type Identity = 'primary' | 'secondary' | 'restricted' | 'none';
+export type { Identity };
 
 export interface RequestOptions {
   as?: Identity;
@@ -146,14 +146,6 @@ export class ApiClient {
     this.exchanges.push(exchange);
     this.onExchange?.(exchange);
   }
-}
-
-export function redactorFor(target: TargetProfile): Redactor {
-  return new Redactor([
-    { value: target.keys.primary, placeholder: 'CONFORMANCE_API_KEY' },
-    ...(target.keys.secondary ? [{ value: target.keys.secondary, placeholder: 'CONFORMANCE_SECONDARY_API_KEY' }] : []),
-    ...(target.keys.restricted ? [{ value: target.keys.restricted, placeholder: 'CONFORMANCE_RESTRICTED_API_KEY' }] : []),
-  ]);
 }
 
 function parseJson(text: string): unknown {

@@ -2,7 +2,6 @@
 // conformance meta (so skipped tests carry them too), deselected tests left out, and every file it writes
 // passed through the run's redactor — a failed assertion can quote a response that carried a key.
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Label } from 'allure-js-commons';
 import type { RuntimeMessage } from 'allure-js-commons/sdk';
 import type { Writer } from 'allure-js-commons/sdk/reporter';
@@ -12,12 +11,6 @@ import type { Vitest } from 'vitest/node';
 import { AREAS, isRuleId, requirement } from '../../requirements/index.ts';
 import type { Redactor } from '../../report/redactor.ts';
 import '../conformance/meta.ts';
-
-export const ALLURE_RESULTS = 'allure-results';
-
-export function allureResultsDir(reportDir: string): string {
-  return join(reportDir, ALLURE_RESULTS);
-}
 
 /** A run starts from an empty results dir, so the Allure report shows that run only. */
 export function cleanAllureResults(dir: string): void {

@@ -2,11 +2,12 @@
 // expectations → report artifacts. Exit 0 conformant (or as expected), 1 otherwise, 2 when the target is unreachable.
 import type { FaultName } from '../../reference/index.ts';
 import type { Settings } from '../../config/settings.ts';
-import { compareWithExpectations, loadExpectations, type ExpectationOutcome, type Expectations } from '../expectations/expectations.ts';
-import { ApiClient, ExchangeFailed, redactorFor } from '../http/api-client.ts';
+import { compareWithExpectations, loadExpectations, type Expectations } from '../expectations/expectations.ts';
+import { ApiClient, ExchangeFailed } from '../http/api-client.ts';
+import { redactorFor } from '../../report/redactor.ts';
 import { closeTransport } from '../http/transport.ts';
-import { allureResultsDir } from './allure-reporter.ts';
-import { buildReport, type ConformanceReport } from '../../report/conformance-report.ts';
+import { allureResultsDir } from '../../report/allure-report.ts';
+import { buildReport, type ConformanceReport, type ExpectationOutcome } from '../../report/conformance-report.ts';
 import { computeVerdicts } from '../../report/verdicts.ts';
 import { writeReports } from '../../report/write-reports.ts';
 import type { TargetProfile } from '../target-profile.ts';

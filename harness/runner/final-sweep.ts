@@ -1,6 +1,7 @@
 // After the suites: retry every removal that failed, then remove whatever still carries the run prefix and can be
 // found (environment variables are listable by key). What remains is the run's leak audit.
-import { DELETED_STATUSES, type Leak } from '../conformance/cleanup.ts';
+import type { Leak } from '../../report/test-record.ts';
+import { DELETED_STATUSES } from '../conformance/cleanup.ts';
 import { ApiClient, ExchangeFailed, type Identity } from '../http/api-client.ts';
 import type { TargetProfile } from '../target-profile.ts';
 

@@ -4,13 +4,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createVitest, type TestSpecification, type Vitest } from 'vitest/node';
-import { redactorFor } from '../http/api-client.ts';
+import { redactorFor } from '../../report/redactor.ts';
+import { REPO_ROOT } from '../../report/suite-info.ts';
 import { cleanAllureResults, ConformanceAllureReporter } from './allure-reporter.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import { Collector } from './collector.ts';
 import type { TestRecord } from '../../report/test-record.ts';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SERIAL_SUITES = /[\\/]suites[\\/]rate-limits[\\/]/;
 
 export interface SuiteRun {
