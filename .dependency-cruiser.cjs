@@ -1,0 +1,137 @@
+// The floors of the house (docs/ARCHITECTURE.md), guarded on every `npm test`: an import may only go down.
+//   cli/                                   the command line: every command
+//   suites/ → fixtures/ → harness/ | load/ the suite runner and the load harness, side by side
+//   report/ → config/                      what both use: verdicts, reports and their writers, redaction; settings
+//   reference/ | schemas/ → requirements/  the reference, the wire formats, the rule catalog
+// Dependency-cruiser 17.4.3 is pinned: 18.x needs Node.js 22, and this project supports Node.js 20.19.
+
+const ROOMS = ['cli', 'suites', 'fixtures', 'harness', 'load', 'report', 'config', 'reference', 'schemas', 'requirements'];
+/** A path pattern for the named rooms. */
+const rooms = (...names) => `^(${names.join('|')})/`;
+/** Every room but the named ones. */
+const roomsBut = (...names) => rooms(...ROOMS.filter((r) => !names.includes(r)));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycle anywhere, type-only imports included: a cycle hides which module stands on which.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'cli-is-the-top-floor',
+      comment: 'Only bin/ (and the tests) import cli/: a command fronts the rooms below, no room fronts a command.',
+      severity: 'error',
+      from: { pathNot: '^(cli|bin|test)/' },
+      to: { path: rooms('cli') },
+    },
+    {
+      name: 'bin-enters-through-cli',
+      comment: 'bin/conformance.js only starts cli/main.ts.',
+      severity: 'error',
+      from: { path: '^bin/' },
+      to: { path: roomsBut('cli') },
+    },
+    {
+      name: 'suites-reach-the-target-through-fixtures',
+      comment: 'A suite speaks HTTP through the api fixture only: no reference internals, no runner, no raw transport.',
+      severity: 'error',
+      from: { path: rooms('suites') },
+      to: { path: [rooms('cli', 'load', 'report', 'config', 'reference'), '^harness/(runner|http/transport)'] },
+    },
+    {
+      name: 'suites-use-no-raw-http',
+      comment: 'A suite never opens its own connection: every exchange goes through the recording api fixture.',
+      severity: 'error',
+      from: { path: rooms('suites') },
+      to: { dependencyTypes: ['core', 'npm'], path: '^(node:)?(http|https|http2|net|tls|dgram)$|^undici$|^node_modules/undici/' },
+    },
+    {
+      name: 'fixtures-stand-on-the-harness',
+      comment: 'fixtures/ holds what a test receives; it builds on harness/, never on suites, commands, load or the reference.',
+      severity: 'error',
+      from: { path: rooms('fixtures') },
+      to: { path: rooms('cli', 'suites', 'load', 'reference') },
+    },
+    {
+      name: 'harness-never-reaches-up',
+      comment: 'harness/ (the suite runner) stands below cli/, fixtures/ and suites/ and beside load/.',
+      severity: 'error',
+      from: { path: rooms('harness') },
+      to: { path: rooms('cli', 'suites', 'fixtures', 'load') },
+    },
+    {
+      name: 'load-never-reaches-up',
+      comment: 'load/ stands below cli/ and beside harness/: what both need lives in report/, config/ or below.',
+      severity: 'error',
+      from: { path: rooms('load') },
+      to: { path: rooms('cli', 'suites', 'fixtures', 'harness') },
+    },
+    {
+      name: 'report-is-shared-below-harness-and-load',
+      comment: 'report/ serves both runners, so it knows neither of them (nor the reference).',
+      severity: 'error',
+      from: { path: rooms('report') },
+      to: { path: rooms('cli', 'suites', 'fixtures', 'harness', 'load', 'reference') },
+    },
+    {
+      name: 'config-is-below-report',
+      comment: 'config/ (settings and their resolution) stands on requirements/ and schemas/ only.',
+      severity: 'error',
+      from: { path: rooms('config') },
+      to: { path: roomsBut('config', 'requirements', 'schemas') },
+    },
+    {
+      name: 'reference-never-imports-the-suite',
+      comment: 'The reference is an independent implementation: it may name rule IDs, nothing else of the suite.',
+      severity: 'error',
+      from: { path: rooms('reference') },
+      to: { path: roomsBut('reference', 'requirements') },
+    },
+    {
+      name: 'schemas-stand-on-the-ground-floor',
+      comment: 'schemas/ describes the wire; it knows only the rule catalog.',
+      severity: 'error',
+      from: { path: rooms('schemas') },
+      to: { path: roomsBut('schemas', 'requirements') },
+    },
+    {
+      name: 'requirements-import-nothing',
+      comment: 'The rule catalog is the foundation: the only source of rule IDs, importing no other room.',
+      severity: 'error',
+      from: { path: rooms('requirements') },
+      to: { path: roomsBut('requirements') },
+    },
+    {
+      name: 'only-tests-import-tests',
+      comment: 'test/ holds the harness\'s own tests; nothing the product runs depends on them.',
+      severity: 'error',
+      from: { pathNot: '^test/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'every-module-lives-in-a-room',
+      comment: 'Code outside the rooms (a new top-level folder) has no floor yet: add it to ROOMS and to docs/ARCHITECTURE.md.',
+      severity: 'error',
+      from: { pathNot: [rooms(...ROOMS), '^(bin|test)/', '^[^/]+$'] },
+      to: {},
+    },
+    {
+      name: 'no-unresolvable-imports',
+      comment: 'An import that resolves to nothing is a typo or a missing dependency (k6 modules exist only inside k6).',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true, pathNot: '^k6(/|$)' },
+    },
+  ],
+  options: {
+    // Type-only imports count: `import type` cycles and upward arrows are still part of the design.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|reports|docs)/|^\\.' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.d.ts', '.json'], exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
