@@ -129,9 +129,11 @@ module.exports = {
   options: {
     // Type-only imports count: `import type` cycles and upward arrows are still part of the design.
     tsPreCompilationDeps: true,
+    // node_modules is a symlink in worktrees: keep npm packages under node_modules/ instead of their real path.
+    preserveSymlinks: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|reports|docs)/|^\\.' },
+    exclude: { path: '^(reports|docs)/|^\\.' },
     enhancedResolveOptions: { extensions: ['.ts', '.js', '.d.ts', '.json'], exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
   },
 };
