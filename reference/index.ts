@@ -41,6 +41,7 @@ export interface RunningReference {
   inventory(): Record<string, string[]>;
 }
 
+// RL-08: a bulk request costs 100 tokens, so the configuration bucket's 200/s allows 2 bulk subscriber requests per second
 export const DEFAULT_RATE_LIMITS = { trigger: 600, configuration: 200, global: 600 } as const;
 
 function buildRoutes(app: App): RouteDef[] {

@@ -94,6 +94,7 @@ export class RateLimiter {
 
   private bucket(envId: string, category: Category, now: number): TokenBucket {
     // why: the shared-buckets fault collapses the category out of the key
+    // RL-09: one bucket per environment and category
     const key = this.config.sharedBuckets ? envId : envId + ':' + category;
     let b = this.buckets.get(key);
     if (!b) {
@@ -120,6 +121,7 @@ export class RateLimiter {
 
   private decision(b: TokenBucket, category: Category, cost: number, bulk: boolean, allowed: boolean): RateLimitDecision {
     const p = this.policies[category];
+    // RL-07: Reset and Retry-After are the seconds until this cost is refilled, rounded up, so waiting them is enough
     const wait = b.secondsUntil(cost);
     let reset: string;
     if (this.config.fractionalReset) reset = (wait === 0 ? 0.42 : wait + 0.001).toFixed(3);

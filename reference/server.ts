@@ -76,6 +76,7 @@ export class Pipeline {
       return this.sendError(res, url, 404, `Cannot ${method} ${path}`, headers);
     }
 
+    // AUTH-06: authentication is decided before any handler or idempotency lookup, so a 401/403 reveals nothing and replays nothing
     const auth = authenticate(app, headerValue(req.headers.authorization));
     if (!auth) {
       req.resume();
@@ -102,6 +103,7 @@ export class Pipeline {
       return this.sendError(res, url, status, 'This API key is not permitted to perform this operation', headers);
     }
     if (rawKey !== undefined) {
+      // IDEM-06: a key longer than 255 characters gets 400
       const tooLong = rawKey.length > MAX_KEY_LENGTH || (app.has('idempotency-key-max-64') && rawKey.length > 64);
       if (tooLong || app.has('idempotency-key-rejected')) {
         req.resume();
@@ -126,6 +128,7 @@ export class Pipeline {
     }
 
     // Idempotency: decided synchronously from here until the in-flight mark is set.
+    // IDEM-07: only POST and PATCH are idempotent, so a GET with a key is never replayed
     const idemApplies = rawKey !== undefined && idempotency !== null && (method === 'POST' || method === 'PATCH') && !app.has('idempotency-ignored');
     let fingerprint = '';
     let replayed = false;
@@ -146,6 +149,7 @@ export class Pipeline {
         if (!app.has('no-idempotency-link')) headers['Link'] = IDEMPOTENCY_DOCS_LINK;
         return this.sendError(res, url, 409, inProgressMessage(rawKey), headers);
       }
+      // IDEM-05: the same key with another body gets 422 before anything runs
       if (r.kind === 'mismatch') {
         peek();
         if (!app.has('no-idempotency-link')) headers['Link'] = IDEMPOTENCY_DOCS_LINK;

@@ -2,6 +2,7 @@
 // evidence for the rule that promises that shape (e.g. a 201 of POST /v2/workflows → WF-01).
 import type { RuleId } from '../../requirements/index.ts';
 import { checkResponse } from '../../schemas/response-check.ts';
+import type { ResponseSchema } from '../../schemas/route-map.ts';
 import { formatViolation } from '../../schemas/violations.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { responseJson, type PassiveCheck } from './passive-checks.ts';
@@ -18,14 +19,18 @@ const RULE_OF_OPERATION: Record<string, RuleId> = {
   'trigger event': 'TRIG-01',
 };
 
+/** The rule whose text requires the schema the route map chose for a response with this status. */
+export function ruleOfResponseSchema(resolution: ResponseSchema, status: number): RuleId | undefined {
+  if (resolution.source !== 'generic error') return resolution.schema === 'PayloadValidationErrorDto' ? 'TRIG-06' : RULE_OF_OPERATION[resolution.source];
+  if (status === 422) return 'ERR-02';
+  if (status === 429) return 'RL-04';
+  if (status === 503) return undefined;
+  return 'ERR-01';
+}
+
 function ruleFor(e: Exchange, body: unknown): RuleId | undefined {
   const resolution = checkResponse({ method: e.method, path: new URL(e.url).pathname, status: e.status ?? 0, body }).resolution;
-  if (!resolution) return undefined;
-  if (resolution.source !== 'generic error') return resolution.schema === 'PayloadValidationErrorDto' ? 'TRIG-06' : RULE_OF_OPERATION[resolution.source];
-  if (e.status === 422) return 'ERR-02';
-  if (e.status === 429) return 'RL-04';
-  if (e.status === 503) return undefined;
-  return 'ERR-01';
+  return resolution && ruleOfResponseSchema(resolution, e.status ?? 0);
 }
 
 function parsed(e: Exchange): { ok: true; body: unknown } | { ok: false } {

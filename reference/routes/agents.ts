@@ -37,6 +37,7 @@ function linkDto(ctx: RequestContext, link: AgentLink): Record<string, unknown> 
     createdAt: link.createdAt,
     updatedAt: link.updatedAt,
     connectedAt: link.connectedAt,
+    // AGI-06: always a boolean
     exceedsPlanLimit: false,
   };
 }
@@ -136,6 +137,7 @@ function updateLink(ctx: RequestContext) {
   const agent = env.agents.get(ctx.params.identifier!);
   if (!agent) throw notFound(`Agent "${ctx.params.identifier}"`);
   const link = env.links.get(ctx.params.agentIntegrationId!);
+  // AGI-03: an unknown agent, link or integration identifier gets 404
   if (!link || link._agentId !== agent._id) throw notFound(`Agent integration "${ctx.params.agentIntegrationId}"`);
   if (integrationIdentifier === undefined) return ok(200, linkDto(ctx, link));
   const i = resolveIntegration(ctx, env, integrationIdentifier);

@@ -89,6 +89,7 @@ function readLayout(ctx: RequestContext) {
   return ok(200, layoutDto(l));
 }
 
+// LP-05: subscriber fields of the wrong type are a 422, never a crash
 function validatePreviewSubscriber(errs: FieldErrors, s: Record<string, unknown>): void {
   const p = 'previewPayload.subscriber.';
   for (const f of STRING_FIELDS) if (s[f] !== undefined && typeof s[f] !== 'string') errs.add(p + f, `${f} must be a string`, s[f]);
@@ -141,6 +142,7 @@ function preview(ctx: RequestContext) {
   }
   errs.throwIfAny();
   const layout = ctx.env.layouts.get(ctx.params.layoutId!);
+  // LP-04: an unknown layoutId gets 404
   if (!layout) throw notFound(`Layout "${ctx.params.layoutId}"`);
   const defaults: Record<string, unknown> = {
     _id: 'preview-subscriber',

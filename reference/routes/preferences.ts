@@ -58,11 +58,13 @@ function patchPreferences(ctx: RequestContext) {
   if (errs.any && !scheduleErrs.any) errs.throwIfAny();
 
   const s = env.subscribers.get(ctx.params.subscriberId!);
+  // PREF-05: an unknown subscriber gets 404
   if (!s) throw notFound(`Subscriber "${ctx.params.subscriberId}"`);
   let wf: Workflow | undefined;
   if (workflowId !== undefined) {
     wf = app.has('pref-slug-not-resolved') ? env.workflowsByKey.get(workflowId) : env.findWorkflow(workflowId);
     if (wf && app.has('pref-slug-not-resolved') && wf.workflowId !== workflowId) wf = undefined;
+    // PREF-05: an unknown workflowId gets 404
     if (!wf) throw notFound(`Workflow "${workflowId}"`);
   }
   // why: validate fully before mutating; the partial-apply fault breaks exactly that

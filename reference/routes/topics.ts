@@ -43,6 +43,7 @@ export function subscriptionDto(app: App, env: EnvironmentState, t: Topic, sub: 
 
 function getTopic(ctx: RequestContext): Topic {
   const t = ctx.env.topics.get(ctx.params.topicKey!);
+  // TS-08: an unknown topic key gets 404
   if (!t) throw notFound(`Topic "${ctx.params.topicKey}"`);
   return t;
 }
@@ -182,6 +183,7 @@ function deleteSubscriptions(ctx: RequestContext) {
     successful: entries.length - errors.length,
     failed: errors.length,
   };
+  // TS-08: when every entry fails, the result body comes with 400
   const allFailed = entries.length > 0 && errors.length === entries.length;
   const partial = errors.length > 0 && !allFailed;
   const status = allFailed || (partial && app.has('ts-partial-400')) ? 400 : 200;
@@ -206,6 +208,7 @@ function removeEntries(ctx: RequestContext, t: Topic, entries: DeleteEntry[]): {
     if (e.identifier !== undefined) {
       const sub = t.subscriptions.get(e.identifier);
       if (!sub || (e.subscriberId !== undefined && sub.subscriberId !== e.subscriberId)) {
+        // TS-09: an existing subscriber without that subscription is reported, never counted as successful
         errors.push({ subscriberId: sid, code: 'SUBSCRIPTION_NOT_FOUND', message: `Subscription "${e.identifier}" not found in topic "${t.key}"` });
         continue;
       }
@@ -214,6 +217,7 @@ function removeEntries(ctx: RequestContext, t: Topic, entries: DeleteEntry[]): {
     }
     const subs = [...t.subscriptions.values()].filter((s) => s.subscriberId === e.subscriberId);
     if (subs.length === 0) {
+      // TS-09: a subscriber with no subscription to the topic is reported, never counted as successful
       errors.push({ subscriberId: sid, code: 'SUBSCRIPTION_NOT_FOUND', message: `Subscriber "${sid}" is not subscribed to topic "${t.key}"` });
       continue;
     }

@@ -158,6 +158,7 @@ function createWorkflow(ctx: RequestContext) {
   errs.throwIfAny();
   const wfId = workflowId!;
   name ??= wfId;
+  // WF-09: a second workflow with the same workflowId is refused and the first stays untouched
   if (env.workflowsByKey.has(wfId)) throw new HttpError(409, `Workflow with id "${wfId}" already exists`);
 
   const now = app.has('timestamps-not-iso') ? String(Date.now()) : nowIso();
