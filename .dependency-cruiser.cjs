@@ -10,6 +10,8 @@ const ROOMS = ['cli', 'suites', 'fixtures', 'harness', 'load', 'report', 'config
 const rooms = (...names) => `^(${names.join('|')})/`;
 /** Every room but the named ones. */
 const roomsBut = (...names) => rooms(...ROOMS.filter((r) => !names.includes(r)));
+/** A floor rule: `room` never imports a path matching `forbidden`. */
+const never = (name, room, forbidden, comment) => ({ name, comment, severity: 'error', from: { path: rooms(room) }, to: { path: forbidden } });
 
 module.exports = {
   forbidden: [
@@ -48,62 +50,14 @@ module.exports = {
       from: { path: rooms('suites') },
       to: { dependencyTypes: ['core', 'npm'], path: '^(node:)?(http|https|http2|net|tls|dgram)$|^undici$|^node_modules/undici/' },
     },
-    {
-      name: 'fixtures-stand-on-the-harness',
-      comment: 'fixtures/ holds what a test receives; it builds on harness/, never on suites, commands, load or the reference.',
-      severity: 'error',
-      from: { path: rooms('fixtures') },
-      to: { path: rooms('cli', 'suites', 'load', 'reference') },
-    },
-    {
-      name: 'harness-never-reaches-up',
-      comment: 'harness/ (the suite runner) stands below cli/, fixtures/ and suites/ and beside load/.',
-      severity: 'error',
-      from: { path: rooms('harness') },
-      to: { path: rooms('cli', 'suites', 'fixtures', 'load') },
-    },
-    {
-      name: 'load-never-reaches-up',
-      comment: 'load/ stands below cli/ and beside harness/: what both need lives in report/, config/ or below.',
-      severity: 'error',
-      from: { path: rooms('load') },
-      to: { path: rooms('cli', 'suites', 'fixtures', 'harness') },
-    },
-    {
-      name: 'report-is-shared-below-harness-and-load',
-      comment: 'report/ serves both runners, so it knows neither of them (nor the reference).',
-      severity: 'error',
-      from: { path: rooms('report') },
-      to: { path: rooms('cli', 'suites', 'fixtures', 'harness', 'load', 'reference') },
-    },
-    {
-      name: 'config-is-below-report',
-      comment: 'config/ (settings and their resolution) stands on requirements/ and schemas/ only.',
-      severity: 'error',
-      from: { path: rooms('config') },
-      to: { path: roomsBut('config', 'requirements', 'schemas') },
-    },
-    {
-      name: 'reference-never-imports-the-suite',
-      comment: 'The reference is an independent implementation: it may name rule IDs, nothing else of the suite.',
-      severity: 'error',
-      from: { path: rooms('reference') },
-      to: { path: roomsBut('reference', 'requirements') },
-    },
-    {
-      name: 'schemas-stand-on-the-ground-floor',
-      comment: 'schemas/ describes the wire; it knows only the rule catalog.',
-      severity: 'error',
-      from: { path: rooms('schemas') },
-      to: { path: roomsBut('schemas', 'requirements') },
-    },
-    {
-      name: 'requirements-import-nothing',
-      comment: 'The rule catalog is the foundation: the only source of rule IDs, importing no other room.',
-      severity: 'error',
-      from: { path: rooms('requirements') },
-      to: { path: roomsBut('requirements') },
-    },
+    never('fixtures-stand-on-the-harness', 'fixtures', rooms('cli', 'suites', 'load', 'reference'), 'fixtures/ holds what a test receives; it builds on harness/, never on suites, commands, load or the reference.'),
+    never('harness-never-reaches-up', 'harness', rooms('cli', 'suites', 'fixtures', 'load'), 'harness/ (the suite runner) stands below cli/, fixtures/ and suites/ and beside load/.'),
+    never('load-never-reaches-up', 'load', rooms('cli', 'suites', 'fixtures', 'harness'), 'load/ stands below cli/ and beside harness/: what both need lives in report/, config/ or below.'),
+    never('report-is-shared-below-harness-and-load', 'report', rooms('cli', 'suites', 'fixtures', 'harness', 'load', 'reference'), 'report/ serves both runners, so it knows neither of them (nor the reference).'),
+    never('config-is-below-report', 'config', roomsBut('config', 'requirements', 'schemas'), 'config/ (settings and their resolution) stands on requirements/ and schemas/ only.'),
+    never('reference-never-imports-the-suite', 'reference', roomsBut('reference', 'requirements'), 'The reference is an independent implementation: it may name rule IDs, nothing else of the suite.'),
+    never('schemas-stand-on-the-ground-floor', 'schemas', roomsBut('schemas', 'requirements'), 'schemas/ describes the wire; it knows only the rule catalog.'),
+    never('requirements-import-nothing', 'requirements', roomsBut('requirements'), 'The rule catalog is the foundation: the only source of rule IDs, importing no other room.'),
     {
       name: 'only-tests-import-tests',
       comment: 'test/ holds the harness\'s own tests; nothing the product runs depends on them.',
