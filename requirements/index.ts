@@ -15,6 +15,10 @@ export interface Requirement {
   area: RequirementArea;
   section: string;
   text: string;
+  /** Observable only when the target happens to send the response the rule speaks of (ERR-08's 500, RL-10's 503). */
+  observableOnlyWhenItHappens?: true;
+  /** Verified by `conformance load`, not by the functional suites (RL-05). */
+  verifiedBy?: 'load';
 }
 
 export const RULE_IDS = Object.freeze(Object.keys(CATALOG) as RuleId[]);
@@ -30,6 +34,12 @@ export function isRuleId(value: string): value is RuleId {
 export function requirement(id: RuleId): Requirement {
   return { id, ...CATALOG[id] };
 }
+
+/** MUST rules a run can only observe when the target happens to answer that way: excepted from completeness. */
+export const OBSERVED_ONLY_WHEN_THEY_HAPPEN: readonly RuleId[] = REQUIREMENTS.filter((r) => r.observableOnlyWhenItHappens).map((r) => r.id);
+
+/** Rules `conformance load` verifies; the functional suites leave them not-verified. */
+export const LOAD_VERIFIED_RULES: readonly RuleId[] = REQUIREMENTS.filter((r) => r.verifiedBy === 'load').map((r) => r.id);
 
 /** Spec interface version the catalog was written against. */
 export const SPEC_VERSION = '3.19.2';

@@ -55,7 +55,7 @@ describe('merge of load verdicts into conformance.json', () => {
   test('mergeIntoReport rewrites DIR/conformance.json and skips a missing one', () => {
     expect(mergeIntoReport(join(dir, 'absent'), verdicts('failed'))).toBeUndefined();
     writeReport(dir, report());
-    expect(mergeIntoReport(dir, verdicts('failed'))).toBe(join(dir, 'conformance.json'));
+    expect(mergeIntoReport(dir, verdicts('failed'))?.file).toBe(join(dir, 'conformance.json'));
     const onDisk = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
     expect(onDisk.requirements.find((r) => r.id === 'RL-05')!.verdict).toBe('fail');
   });
