@@ -19,6 +19,8 @@ export type TrustPolicy =
 export interface AttestationOutcome {
   /** The bundle carries attestation.sigstore.json. */
   signed: boolean;
+  /** The signature was checked against the verifier's key or identity (it may have failed). */
+  signatureChecked?: boolean;
   /** The signature was checked against the policy and holds. */
   signatureVerified: boolean;
   /** Who signed, as the policy identifies them. */
@@ -93,7 +95,7 @@ function verifySignature(bundle: Bundle, policy: Exclude<TrustPolicy, { kind: 'n
     }
     const trust: TrustMaterial = { ...toTrustMaterial(EMPTY_ROOT), publicKey: () => ({ publicKey: policy.publicKey, validFor: () => true }) };
     const ok = attempt(() => new Verifier(trust, { tlogThreshold: 0, ctlogThreshold: 0, timestampThreshold: 0 }).verify(toSignedEntity(bundle)), what, check);
-    return { signed: true, signatureVerified: ok, signer: `key ${keyId}` };
+    return { signed: true, signatureChecked: true, signatureVerified: ok, signer: `key ${keyId}` };
   }
   const what = `the signature verifies with a Fulcio certificate for ${policy.subjectAlternativeName} (issuer ${policy.issuer}), logged in Rekor`;
   if (material === 'publicKey') {
@@ -105,7 +107,7 @@ function verifySignature(bundle: Bundle, policy: Exclude<TrustPolicy, { kind: 'n
     what,
     check,
   );
-  return { signed: true, signatureVerified: ok, signer: `${policy.subjectAlternativeName} (issuer ${policy.issuer})` };
+  return { signed: true, signatureChecked: true, signatureVerified: ok, signer: `${policy.subjectAlternativeName} (issuer ${policy.issuer})` };
 }
 
 function attempt(verify: () => unknown, what: string, check: CheckFn): boolean {

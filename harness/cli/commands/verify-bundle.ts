@@ -48,8 +48,8 @@ function printStatement(result: BundleVerification, print: (line: string) => voi
   const report = result.report;
   if (!report?.summary || !report.target) return;
   print('');
-  print(`Signed by:      ${result.attestation.signatureVerified ? result.attestation.signer : result.attestation.signed ? 'not checked (no --public-key or --certificate-identity given)' : 'nobody (unsigned)'}`);
-  print(`Target:         ${report.target.embeddedReference ? 'embedded reference' : report.target.baseUrl}${report.target.faults?.length ? ` with fault(s) ${report.target.faults.join(', ')}` : ''}`);
+  print(`Signed by:      ${signedBy(result.attestation)}`);
+  print(`Target:         ${report.target.embeddedReference ? `embedded reference (${report.target.baseUrl})` : report.target.baseUrl}${report.target.faults?.length ? ` with fault(s) ${report.target.faults.join(', ')}` : ''}`);
   print(`Suite:          ${report.suite?.name} ${report.suite?.version}${report.suite?.commit ? ` (commit ${report.suite.commit.slice(0, 12)}${report.suite.dirty ? ', uncommitted changes' : ''})` : ''}, spec ${report.spec?.version}`);
   const unverified = report.summary.unverifiedMust?.length ?? 0;
   print(`Verdict:        ${report.summary.verdict}${unverified > 0 ? ` (${unverified} MUST rule(s) not verified)` : ''}`);
@@ -57,6 +57,12 @@ function printStatement(result: BundleVerification, print: (line: string) => voi
   print(`Certification-grade: ${certification?.certificationGrade ? 'yes' : 'no'}`);
   for (const r of certification?.reasons ?? []) print(`  - ${r.text}`);
   print('');
+}
+
+function signedBy(a: BundleVerification['attestation']): string {
+  if (!a.signed) return 'nobody (unsigned)';
+  if (a.signatureVerified) return a.signer!;
+  return a.signatureChecked ? 'NOT the given key or identity: the signature does not verify' : 'not checked (no --public-key or --certificate-identity given)';
 }
 
 function trustPolicy(flags: VerifyFlags): TrustPolicy {
