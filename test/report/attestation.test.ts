@@ -145,7 +145,7 @@ describe('signed attestation', () => {
     const files = await signedFiles();
     editJson(files, ATTESTATION_FILE, (b) => {
       const sig = Buffer.from(b.dsseEnvelope.signatures[0].sig, 'base64');
-      sig[sig.length - 1] ^= 0x01;
+      sig[sig.length - 1]! ^= 0x01;
       b.dsseEnvelope.signatures[0].sig = sig.toString('base64');
     });
     expect(failed(pack(files), keyPolicy(vendor.publicKey))).toEqual([expect.stringContaining('signature verification failed')]);
