@@ -86,6 +86,9 @@ export function registerRun(program: Command, env: Record<string, string | undef
       for (const key of outcome.expectations?.unused ?? []) print(`Baseline entry names nothing in this run: ${key}`);
       for (const u of outcome.unstable) print(`UNSTABLE across ${outcome.report.repeat?.runs} runs: ${u.id} ${u.verdicts.join(' → ')}`);
       if (outcome.report.repeat && outcome.unstable.length === 0) print(`Every rule had the same verdict in all ${outcome.report.repeat.runs} runs.`);
+      if (settings.run.loadFollows && outcome.report.summary.verdict === 'incomplete' && outcome.exitCode === EXIT.ok) {
+        print(`Exit 0 under --load-follows: \`conformance load --report-dir ${settings.run.reportDir}\` must merge ${outcome.report.summary.unverifiedMust.map((r) => r.id).join(', ')} to complete this run.`);
+      }
       print(`Report: ${outcome.reportFile} (also junit.xml, conformance.html, allure-results/; \`conformance report\` builds the Allure HTML)`);
       if (flags.bundle) {
         try {
