@@ -1,7 +1,7 @@
 // The requirement catalog: every rule of ../shared/spec/RULES.md (interface 3.19.2), verbatim.
 // This file is the only place that defines rule IDs; `RuleId` is derived from it.
 
-import type { RequirementArea, RequirementLevel } from './types.ts';
+import type { CatalogEntry } from './types.ts';
 
 export const CATALOG = {
   'AUTH-01': { level: 'MUST', area: 'AUTH', section: 'Authentication', text: 'A request without an `Authorization` header gets 401 with the common error body — on every one of the eight operations.' },
@@ -97,14 +97,3 @@ export const CATALOG = {
   'VER-01': { level: 'MUST', area: 'VER', section: 'Versioning', text: 'Each operation answers under its own version prefix (`/v1` or `/v2`) exactly as listed.' },
   'VER-02': { level: 'MUST', area: 'VER', section: 'Versioning', text: 'Where a regional base address is configured, the same rules hold there (the suite can run against either base).' },
 } as const satisfies Record<string, CatalogEntry>;
-
-interface CatalogEntry {
-  level: RequirementLevel;
-  area: RequirementArea;
-  section: string;
-  text: string;
-  /** The rule speaks of a response only the target decides to send (a 500, a 503): a run can only observe it when it happens. */
-  observableOnlyWhenItHappens?: true;
-  /** Verified by `conformance load` (sustained request rates), not by the functional suites. */
-  verifiedBy?: 'load';
-}

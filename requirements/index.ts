@@ -1,24 +1,16 @@
 // Public face of the catalog: typed rule IDs and lookups. Rule IDs come from catalog.ts only.
 import { AREAS } from './areas.ts';
 import { CATALOG } from './catalog.ts';
-import type { RequirementArea, RequirementLevel } from './types.ts';
+import type { CatalogEntry, RequirementArea, RequirementLevel } from './types.ts';
 
 export { AREAS, CATALOG };
-export type { RequirementArea, RequirementLevel };
+export type { CatalogEntry, RequirementArea, RequirementLevel };
 
 /** A rule ID of RULES.md; naming any other string is a compile error. */
 export type RuleId = keyof typeof CATALOG;
 
-export interface Requirement {
+export interface Requirement extends CatalogEntry {
   id: RuleId;
-  level: RequirementLevel;
-  area: RequirementArea;
-  section: string;
-  text: string;
-  /** Observable only when the target happens to send the response the rule speaks of (ERR-08's 500, RL-10's 503). */
-  observableOnlyWhenItHappens?: true;
-  /** Verified by `conformance load`, not by the functional suites (RL-05). */
-  verifiedBy?: 'load';
 }
 
 export const RULE_IDS = Object.freeze(Object.keys(CATALOG) as RuleId[]);

@@ -1,7 +1,7 @@
 // The versioned `conformance.json` document (format described in README.md § "conformance.json").
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CATALOG, isRuleId, SPEC_VERSION } from '../../requirements/index.ts';
+import { isRuleId, requirement, SPEC_VERSION } from '../../requirements/index.ts';
 import { SUITE_NAME, SUITE_VERSION, suiteSource, type SuiteSource } from '../suite-info.ts';
 import type { ExpectationOutcome } from '../expectations/expectations.ts';
 import type { Certification } from './certification.ts';
@@ -122,9 +122,9 @@ function mustCoverage(requirements: RuleVerdict[]): { unverifiedMust: Unverified
     if (r.level !== 'MUST' || r.verdict === 'pass' || r.verdict === 'not-applicable' || r.verdict === 'fail') continue;
     // A MUST rule whose MUST case passed and only a SHOULD-level case failed is verified (its verdict is warn).
     if (r.verdict === 'warn' && r.tests.some((t) => t.status === 'passed' && t.level !== 'SHOULD')) continue;
-    const entry = isRuleId(r.id) ? CATALOG[r.id] : undefined;
-    if (entry && 'observableOnlyWhenItHappens' in entry) exceptedMust.push(r.id);
-    else unverifiedMust.push({ id: r.id, reason: r.reason ?? r.verdict, ...(entry && 'verifiedBy' in entry ? { verifiedByLoad: true as const } : {}) });
+    const rule = isRuleId(r.id) ? requirement(r.id) : undefined;
+    if (rule?.observableOnlyWhenItHappens) exceptedMust.push(r.id);
+    else unverifiedMust.push({ id: r.id, reason: r.reason ?? r.verdict, ...(rule?.verifiedBy === 'load' ? { verifiedByLoad: true as const } : {}) });
   }
   return { unverifiedMust, exceptedMust };
 }
