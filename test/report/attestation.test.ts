@@ -10,13 +10,14 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../harness/cli/main.ts';
 import { DEFAULT_SETTINGS } from '../../harness/config/settings.ts';
 import { ATTESTATION_FILE, buildStatement } from '../../harness/report/attestation.ts';
-import { BUNDLE_FILES, bundleFiles, MANIFEST, sha256, writeArchive } from '../../harness/report/bundle.ts';
+import { BUNDLE_FILES, bundleFiles, MANIFEST, redactSettings, sha256, writeArchive } from '../../harness/report/bundle.ts';
 import { certifyBundle } from '../../harness/report/certify-bundle.ts';
 import type { ConformanceReport } from '../../harness/report/conformance-report.ts';
 import { junitXml } from '../../harness/report/junit.ts';
 import { readSigningKey, signStatement } from '../../harness/report/sign-attestation.ts';
 import { readPublicKey, type TrustPolicy } from '../../harness/report/verify-attestation.ts';
 import { readBundle } from '../../harness/report/verify-bundle.ts';
+import { runCli } from '../hostile/run-cli.ts';
 import { certifiableReport, sampleRecords, sampleReport } from './sample-report.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'attestation-test-'));
@@ -239,6 +240,32 @@ describe('verify-bundle and run --sign-key on the command line', () => {
     expect(result.code).toBe(1);
     expect(result.out).toContain('the attestation was signed with a key; verify it with --public-key');
   });
+
+  it('`conformance bundle` packages and signs a report dir after the run (and load), and refuses a dir without a run', async () => {
+    const reportDir = mkdtempSync(join(dir, 'reports-'));
+    expect(await cli(['bundle', '--report-dir', reportDir, '--sign-key', vendor.privateKey])).toMatchObject({ code: 2, err: expect.stringContaining('holds no complete run (missing conformance.json, junit.xml, configuration.json)') });
+    const report = certifiableReport();
+    writeFileSync(join(reportDir, 'conformance.json'), JSON.stringify(report));
+    writeFileSync(join(reportDir, 'junit.xml'), junitXml(report, []));
+    writeFileSync(join(reportDir, 'configuration.json'), JSON.stringify(redactSettings({ ...structuredClone(DEFAULT_SETTINGS), target: { baseUrl: report.target.baseUrl, apiKey: 'sk_live_vendor_key' } })));
+    const out = join(dir, 'from-dir.tar.gz');
+    expect(await cli(['bundle', '--report-dir', reportDir, '--sign-key', vendor.privateKey, '--out', out])).toMatchObject({ code: 0, out: `Bundle: ${out} (signed: attestation.sigstore.json)\n` });
+    expect(await cli(['verify-bundle', out, '--public-key', vendor.publicKey])).toMatchObject({ code: 0, out: expect.stringContaining('CERTIFIED: ') });
+  });
+
+  it('run --bundle --sign-key signs a real run; its verification shows the run is not certification-grade, and why', async () => {
+    const reportDir = mkdtempSync(join(dir, 'run-'));
+    const run = await runCli(['run', '--rules', 'ENV-01', '--report-dir', reportDir, '--bundle', '--sign-key', vendorEd.privateKey]);
+    expect(run.code, run.stdout + run.stderr).toBe(3); // incomplete: the other MUST rules were not among --rules
+    expect(run.stdout).toContain('(signed: attestation.sigstore.json)');
+    const verified = await runCli(['verify-bundle', join(reportDir, 'conformance-bundle.tar.gz'), '--public-key', vendorEd.publicKey]);
+    expect(verified.code, verified.stdout).toBe(3);
+    expect(verified.stdout).not.toContain('✗');
+    expect(verified.stdout).toContain('✓ the signature verifies with the given public key (Ed25519');
+    expect(verified.stdout).toContain('  - only a subset of the rules ran (--rules ENV-01)');
+    expect(verified.stdout).toContain('  - the target is the embedded reference implementation, not a candidate');
+    expect(verified.stdout).toMatch(/^NOT CERTIFIED: \d+ checks hold, but the run is not certification-grade \(rule-subset, embedded-reference[^)]*\); the verdict is incomplete/m);
+  }, 120_000);
 
   it('rejects unusable signing keys before the run starts, naming the file', async () => {
     const rsa = join(dir, 'rsa.pem');
