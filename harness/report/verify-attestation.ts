@@ -52,13 +52,21 @@ export function readTrustedRoots(file: string): TrustedRoot[] {
   } catch (error) {
     throw new TrustPolicyError(`--trusted-root: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  const docs = text.startsWith('{') && !/}\s*\n\s*{/.test(text) ? [text] : text.split('\n').filter((l) => l.trim());
   try {
-    const roots = docs.map((d) => TrustedRoot.fromJSON(JSON.parse(d)));
+    const roots = jsonDocuments(text).map((d) => TrustedRoot.fromJSON(d));
     if (roots.length === 0 || roots.every((r) => r.certificateAuthorities.length === 0)) throw new Error('no certificate authority in it');
     return roots;
   } catch (error) {
     throw new TrustPolicyError(`--trusted-root: ${file} is not a Sigstore trusted root (${(error as Error).message.split('\n')[0]})`);
+  }
+}
+
+/** One JSON document, or JSON lines. */
+function jsonDocuments(text: string): unknown[] {
+  try {
+    return [JSON.parse(text)];
+  } catch {
+    return text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
   }
 }
 

@@ -15,7 +15,7 @@ import { certifyBundle } from '../../harness/report/certify-bundle.ts';
 import type { ConformanceReport } from '../../harness/report/conformance-report.ts';
 import { junitXml } from '../../harness/report/junit.ts';
 import { readSigningKey, signStatement } from '../../harness/report/sign-attestation.ts';
-import { readPublicKey, type TrustPolicy } from '../../harness/report/verify-attestation.ts';
+import { readPublicKey, readTrustedRoots, type TrustPolicy } from '../../harness/report/verify-attestation.ts';
 import { readBundle } from '../../harness/report/verify-bundle.ts';
 import { runCli } from '../hostile/run-cli.ts';
 import { certifiableReport, sampleRecords, sampleReport } from './sample-report.ts';
@@ -231,6 +231,19 @@ describe('verify-bundle and run --sign-key on the command line', () => {
     expect(await cli(['verify-bundle', good, '--public-key', vendor.publicKey, '--certificate-identity', 'x'])).toMatchObject({ code: 2 });
     expect(await cli(['verify-bundle', good, '--certificate-identity', 'https://github.com/acme/x/.github/workflows/c.yml@refs/heads/main', '--certificate-oidc-issuer', 'https://token.actions.githubusercontent.com']))
       .toMatchObject({ code: 2, err: expect.stringContaining('--trusted-root FILE') });
+  });
+
+  it('reads a trusted root as JSON or as `gh attestation trusted-root` JSON lines, and names a bad one', () => {
+    const json = join(dir, 'root.json');
+    const jsonl = join(dir, 'roots.jsonl');
+    writeFileSync(json, JSON.stringify(TEST_TRUSTED_ROOT, null, 2));
+    writeFileSync(jsonl, `${JSON.stringify(TEST_TRUSTED_ROOT)}\n${JSON.stringify(TEST_TRUSTED_ROOT)}\n`);
+    expect(readTrustedRoots(json)).toHaveLength(1);
+    expect(readTrustedRoots(jsonl)).toHaveLength(2);
+    writeFileSync(join(dir, 'no-ca.json'), JSON.stringify({ ...TEST_TRUSTED_ROOT, certificateAuthorities: [] }));
+    expect(() => readTrustedRoots(join(dir, 'no-ca.json'))).toThrow(/--trusted-root: .*no-ca\.json is not a Sigstore trusted root \(no certificate authority in it\)/);
+    writeFileSync(join(dir, 'garbage-root.json'), 'not json\n{');
+    expect(() => readTrustedRoots(join(dir, 'garbage-root.json'))).toThrow(/--trusted-root: .*garbage-root\.json is not a Sigstore trusted root/);
   });
 
   it('a key-signed bundle checked as keyless says so', async () => {
