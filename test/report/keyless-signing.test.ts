@@ -1,12 +1,15 @@
 // `--sign keyless` up to the network boundary: the ambient identity is found (or its absence named before the run),
 // and every unreachable or failing service — token endpoint, Fulcio, Rekor — ends in one clear sentence. Only
 // 127.0.0.1 is ever contacted: stubs stand in for the GitHub token service and Fulcio; Rekor is a closed port.
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../harness/cli/main.ts';
 import { buildStatement } from '../../harness/report/attestation.ts';
-import { bundleFiles } from '../../harness/report/bundle.ts';
+import { bundleFiles, redactSettings } from '../../harness/report/bundle.ts';
 import { signStatement, SigningError, type SigningMethod } from '../../harness/report/sign-attestation.ts';
 import { DEFAULT_SETTINGS } from '../../harness/config/settings.ts';
 import { junitXml } from '../../harness/report/junit.ts';
@@ -124,5 +127,26 @@ describe('--sign keyless', () => {
   it('says a token that is not a JWT is not one, without printing it', async () => {
     const message = await signingFailure({ kind: 'keyless', env: { SIGSTORE_ID_TOKEN: 'not-a-jwt-secret' }, fulcioUrl: await closedPort(), rekorUrl: await closedPort() });
     expect(message).toBe('--sign keyless: the OIDC identity token is not a JWT');
+  });
+
+  it('`conformance bundle --sign keyless` with the services unreachable exits 2, says so, and writes no bundle', async () => {
+    const reportDir = mkdtempSync(join(tmpdir(), 'keyless-bundle-'));
+    const report = certifiableReport();
+    writeFileSync(join(reportDir, 'conformance.json'), JSON.stringify(report));
+    writeFileSync(join(reportDir, 'junit.xml'), junitXml(report, []));
+    writeFileSync(join(reportDir, 'configuration.json'), JSON.stringify(redactSettings(structuredClone(DEFAULT_SETTINGS))));
+    const fulcioUrl = await closedPort();
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const code = await main(['bundle', '--report-dir', reportDir, '--sign', 'keyless', '--fulcio-url', fulcioUrl, '--rekor-url', await closedPort()], { SIGSTORE_ID_TOKEN: TOKEN });
+      expect(code).toBe(2);
+      const text = err.mock.calls.map((c) => String(c[0])).join('');
+      expect(text).toContain(`conformance: --sign keyless: Fulcio at ${fulcioUrl} issued no signing certificate`);
+      expect(text).toContain('; no bundle written');
+      expect(text).not.toContain(TOKEN);
+    } finally {
+      err.mockRestore();
+    }
+    expect(existsSync(join(reportDir, 'conformance-bundle.tar.gz'))).toBe(false);
   });
 });

@@ -30,6 +30,7 @@ export function registerBundle(program: Command, env: Record<string, string | un
       process.stdout.write(`Bundle: ${file}${signing ? ' (signed: attestation.sigstore.json)' : ' (unsigned: add --sign-key FILE or --sign keyless to certify)'}\n`);
     } catch (error) {
       if (error instanceof SigningError) throw new UsageError(`${error.message}; no bundle written`);
+      if (error instanceof SyntaxError) throw new UsageError(`--report-dir ${dir}: a report file is not JSON (${error.message}); no bundle written`);
       throw error;
     }
   });
