@@ -5,7 +5,7 @@ import { AREAS } from '../../requirements/index.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { loadCharts, loadSection } from './load-charts.ts';
 import { escapeMarkup, html, raw, type Markup } from './markup.ts';
-import { certificationHeadline, exceptedLine, unverifiedGroups, verdictWhy } from './verdict-text.ts';
+import { certificationHeadline, unverifiedGroups, verdictWhy } from './verdict-text.ts';
 import type { RuleTest, RuleVerdict, Verdict } from './verdicts.ts';
 
 const VERDICTS: Verdict[] = ['fail', 'warn', 'pass', 'not-verified', 'not-applicable'];
@@ -39,7 +39,7 @@ const BANNERS = { conformant: ['ok', '✔ CONFORMANT'], incomplete: ['partial', 
 function banner(report: ConformanceReport): Markup {
   const { tests, counts, verdict } = report.summary;
   const [tone, headline] = BANNERS[verdict];
-  const excepted = exceptedLine(report.summary);
+  const excepted = report.summary.exceptedMust;
   const target = report.target.embeddedReference
     ? html`embedded reference ${report.target.faults.length > 0 ? html`with fault${report.target.faults.length > 1 ? 's' : ''} <b>${report.target.faults.join(', ')}</b>` : ''} at ${report.target.baseUrl}`
     : html`${report.target.baseUrl}${report.target.regionalBaseUrl ? html` (regional ${report.target.regionalBaseUrl})` : ''}`;
@@ -55,7 +55,7 @@ function banner(report: ConformanceReport): Markup {
     <dt>MUST rules</dt><dd>${countLine(counts.MUST)}</dd>
     <dt>SHOULD rules</dt><dd>${countLine(counts.SHOULD)}</dd>
     ${unverifiedGroups(report.summary).map((g) => html`<dt>Not verified</dt><dd><b>${g.ids.join(', ')}</b>: ${g.reason}</dd>`)}
-    ${excepted ? html`<dt>Excepted</dt><dd>${excepted}</dd>` : ''}
+    ${excepted.length > 0 ? html`<dt>Excepted</dt><dd><b>${excepted.join(', ')}</b>: MUST rules observable only when they happen, not observed in this run</dd>` : ''}
     <dt>Certification</dt><dd>${certificationHeadline(report)}${report.certification?.reasons.length ? html`<ul class="reasons">${report.certification.reasons.map((r) => html`<li>${r.text}</li>`)}</ul>` : ''}</dd>
   </dl>
 </header>`;
