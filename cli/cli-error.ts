@@ -6,4 +6,5 @@ export class UsageError extends Error {
   }
 }
 
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/** README § exit codes. `incomplete`: no MUST rule failed, some MUST rule was not verified (or, for verify-bundle, an intact bundle that certifies nothing). */
+export const EXIT = { ok: 0, failed: 1, usage: 2, incomplete: 3 } as const;

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config-error.ts';
 import { SUITE_VERSION } from '../report/suite-info.ts';
 import { EXIT, UsageError } from './cli-error.ts';
+import { registerBundle } from './commands/bundle.ts';
 import { registerExplain } from './commands/explain.ts';
 import { registerLoad } from './commands/load.ts';
 import { registerProve } from './commands/prove.ts';
@@ -23,6 +24,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
   registerReference(program);
   registerValidate(program, (code) => (exitCode = code));
   registerReport(program, env);
+  registerBundle(program, env);
   registerVerifyBundle(program, (code) => (exitCode = code));
   registerProve(program, env, (code) => (exitCode = code));
   registerLoad(program, (code) => (exitCode = code));

@@ -2,6 +2,7 @@
 // summary table of verdicts per area at the end.
 import { AREAS, isRuleId, requirement } from '../requirements/index.ts';
 import type { ConformanceReport } from '../report/conformance-report.ts';
+import { certificationHeadline, exceptedLine, idList, unverifiedGroups, verdictWhy } from '../report/verdict-text.ts';
 import type { Verdict } from '../report/verdicts.ts';
 import type { TestRecord } from '../report/test-record.ts';
 
@@ -62,9 +63,15 @@ export function printSummary(report: ConformanceReport, print: (line: string) =>
   for (const r of report.requirements.filter((x) => x.verdict === 'fail')) print(`FAIL ${r.id} (${r.level}): ${r.text}`);
   for (const r of report.requirements.filter((x) => x.verdict === 'warn')) print(`WARN ${r.id} (${r.level}): ${r.text}`);
   for (const e of report.errors) print(`ERROR ${e}`);
+  for (const group of unverifiedGroups(report.summary)) print(`NOT VERIFIED (MUST) ${idList(group.ids)}: ${group.reason}`);
+  const excepted = exceptedLine(report.summary);
+  if (excepted) print(excepted);
+  print(certificationHeadline(report));
+  for (const r of report.certification?.reasons ?? []) print(`  - ${r.text}`);
   const { tests } = report.summary;
   print('');
-  print(`${report.summary.verdict.toUpperCase()}: ${tests.passed} passed, ${tests.failed} failed, ${tests.notVerified} not verified, ${tests.notApplicable} not applicable (${seconds(report.durationMs)})`);
+  print(`${report.summary.verdict.toUpperCase()}: ${verdictWhy(report)}`);
+  print(`${tests.passed} passed, ${tests.failed} failed, ${tests.notVerified} not verified, ${tests.notApplicable} not applicable (${seconds(report.durationMs)})`);
   // The plain closing line CI systems read: tests without a verdict of their own count as skipped.
   print(`tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.notVerified + tests.notApplicable} skipped`);
 }

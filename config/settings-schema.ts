@@ -60,6 +60,7 @@ export const settingsSchema = {
         readOnly: { type: 'boolean' },
         expectations: { type: 'string', minLength: 1 },
         repeat: { type: 'integer', minimum: 1, maximum: 100 },
+        loadFollows: { type: 'boolean' },
       },
     },
   },

@@ -70,6 +70,8 @@ export interface RunSettings {
   expectations?: string;
   /** Run the suites this many times and report every rule whose verdict changed. */
   repeat: number;
+  /** A `conformance load` run follows and merges its verdicts: rules only it verifies (RL-05) do not fail the exit code. */
+  loadFollows: boolean;
 }
 
 export interface Settings {
@@ -94,5 +96,5 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   limits: { triggerRps: 600 },
   reference: { faults: [] },
-  run: { reportDir: 'reports', rules: [], readOnly: false, repeat: 1 },
+  run: { reportDir: 'reports', rules: [], readOnly: false, repeat: 1, loadFollows: false },
 };

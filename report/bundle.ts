@@ -1,9 +1,9 @@
 // The certification bundle (`conformance run --bundle`): one .tar.gz a reviewer can verify — conformance.json,
 // junit.xml, the resolved configuration with secrets redacted, provenance (suite version, git commit, spec
-// version), the load summary when a load run happened, and SHA256SUMS over every other file.
+// version), the load summary when a load run happened, and SHA256SUMS over every other file; with --sign-key or
+// --sign keyless also attestation.sigstore.json, a signed statement over all of them (attestation.ts).
 // `tar` (isaacs/node-tar) writes and reads the archive: a maintained, pinned implementation that validates
 // header checksums and handles pax/long names, which matters when the verifier reads a bundle it did not write.
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { create } from 'tar';
 import { SPEC_VERSION } from '../requirements/index.ts';
 import type { Settings } from '../config/settings.ts';
 import type { Redactor } from './redactor.ts';
-import { REPO_ROOT, SUITE_NAME, SUITE_VERSION } from './suite-info.ts';
+import { REPO_ROOT, SUITE_NAME, SUITE_VERSION, suiteSource } from './suite-info.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 
 export const BUNDLE_FILE = 'conformance-bundle.tar.gz';
@@ -53,12 +53,16 @@ export function bundleFiles(input: BundleInput): Map<string, string> {
 }
 
 export function writeBundle(file: string, input: BundleInput): string {
-  const files = bundleFiles(input);
+  return writeArchive(file, bundleFiles(input), new Date(input.report.finishedAt));
+}
+
+/** Packs name → content as a .tar.gz of plain files. */
+export function writeArchive(file: string, files: Map<string, string>, mtime: Date): string {
   const stage = mkdtempSync(join(tmpdir(), 'conformance-bundle-'));
   try {
     for (const [name, content] of files) writeFileSync(join(stage, name), content);
     // Fixed mtime and portable headers: the same run gives the same archive bytes.
-    create({ file, cwd: stage, gzip: true, portable: true, mtime: new Date(input.report.finishedAt), sync: true }, [...files.keys()]);
+    create({ file, cwd: stage, gzip: true, portable: true, mtime, sync: true }, [...files.keys()]);
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }
@@ -99,13 +103,8 @@ function provenance(report: ConformanceReport) {
 }
 
 function gitState(): { gitCommit: string | null; gitDirty?: boolean } {
-  try {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const commit = git('rev-parse', 'HEAD');
-    return { gitCommit: commit, gitDirty: git('status', '--porcelain', '--untracked-files=no').length > 0 };
-  } catch {
-    return { gitCommit: null }; // installed from a package, not a checkout
-  }
+  const { commit, dirty } = suiteSource();
+  return commit === null ? { gitCommit: null } : { gitCommit: commit, gitDirty: dirty };
 }
 
 /** load.json without its per-bucket timelines and raw response examples: verdicts and per-route figures. */

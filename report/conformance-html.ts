@@ -5,6 +5,7 @@ import { AREAS } from '../requirements/index.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { loadCharts, loadSection } from './load-charts.ts';
 import { escapeMarkup, html, raw, type Markup } from './markup.ts';
+import { certificationHeadline, unverifiedGroups, verdictWhy } from './verdict-text.ts';
 import type { RuleTest, RuleVerdict, Verdict } from './verdicts.ts';
 
 const VERDICTS: Verdict[] = ['fail', 'warn', 'pass', 'not-verified', 'not-applicable'];
@@ -12,10 +13,9 @@ const VERDICTS: Verdict[] = ['fail', 'warn', 'pass', 'not-verified', 'not-applic
 const SHOWN_FAILED_TESTS = 2;
 
 export function conformanceHtml(report: ConformanceReport, loadJson?: unknown): string {
-  const ok = report.summary.verdict === 'conformant';
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${ok ? 'Conformant' : 'Non-conformant'} — ${report.target.baseUrl} — Notification API ${report.spec.version}</title>
+<title>${TITLES[report.summary.verdict]} — ${report.target.baseUrl} — Notification API ${report.spec.version}</title>
 <style>${raw(CSS)}</style></head>
 <body>
 ${banner(report)}
@@ -33,28 +33,30 @@ ${loadSection(loadJson)}
   return page.value;
 }
 
+const TITLES = { conformant: 'Conformant', incomplete: 'Incomplete', 'non-conformant': 'Non-conformant' } as const;
+const BANNERS = { conformant: ['ok', '✔ CONFORMANT'], incomplete: ['partial', '◐ INCOMPLETE'], 'non-conformant': ['bad', '✘ NON-CONFORMANT'] } as const;
+
 function banner(report: ConformanceReport): Markup {
-  const ok = report.summary.verdict === 'conformant';
-  const { tests, counts } = report.summary;
-  const failedMust = counts.MUST.fail;
-  const unverified = counts.MUST['not-verified'];
-  const why = ok
-    ? `No MUST rule failed and every suite file ran.${unverified > 0 ? ` ${unverified} MUST rule${unverified === 1 ? ' was' : 's were'} not verified (see the matrix).` : ''}`
-    : [failedMust > 0 ? `${failedMust} MUST rule${failedMust === 1 ? '' : 's'} failed` : '', report.errors.length > 0 ? `${report.errors.length} run error${report.errors.length === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ');
+  const { tests, counts, verdict } = report.summary;
+  const [tone, headline] = BANNERS[verdict];
+  const excepted = report.summary.exceptedMust;
   const target = report.target.embeddedReference
     ? html`embedded reference ${report.target.faults.length > 0 ? html`with fault${report.target.faults.length > 1 ? 's' : ''} <b>${report.target.faults.join(', ')}</b>` : ''} at ${report.target.baseUrl}`
     : html`${report.target.baseUrl}${report.target.regionalBaseUrl ? html` (regional ${report.target.regionalBaseUrl})` : ''}`;
-  return html`<header class="banner ${ok ? 'ok' : 'bad'}">
-  <div class="verdict">${ok ? '✔ CONFORMANT' : '✘ NON-CONFORMANT'}</div>
-  <div class="why">${why}</div>
+  return html`<header class="banner ${tone}">
+  <div class="verdict">${headline}</div>
+  <div class="why">${verdictWhy(report)}</div>
   <dl>
     <dt>Target</dt><dd>${target}</dd>
     <dt>Specification</dt><dd>Notification Service HTTP API ${report.spec.version}</dd>
-    <dt>Suite</dt><dd>${report.suite.name} ${report.suite.version}</dd>
+    <dt>Suite</dt><dd>${report.suite.name} ${report.suite.version}${report.suite.commit ? ` · commit ${report.suite.commit.slice(0, 12)}${report.suite.dirty ? ' (uncommitted changes)' : ''}` : ''}</dd>
     <dt>Run</dt><dd>${report.startedAt} · ${(report.durationMs / 1000).toFixed(1)} s</dd>
     <dt>Tests</dt><dd>${tests.total} run: ${tests.passed} passed, ${tests.failed} failed, ${tests.notVerified} not verified, ${tests.notApplicable} not applicable</dd>
     <dt>MUST rules</dt><dd>${countLine(counts.MUST)}</dd>
     <dt>SHOULD rules</dt><dd>${countLine(counts.SHOULD)}</dd>
+    ${unverifiedGroups(report.summary).map((g) => html`<dt>Not verified</dt><dd><b>${g.ids.join(', ')}</b>: ${g.reason}</dd>`)}
+    ${excepted.length > 0 ? html`<dt>Excepted</dt><dd><b>${excepted.join(', ')}</b>: MUST rules observable only when they happen, not observed in this run</dd>` : ''}
+    <dt>Certification</dt><dd>${certificationHeadline(report)}${report.certification?.reasons.length ? html`<ul class="reasons">${report.certification.reasons.map((r) => html`<li>${r.text}</li>`)}</ul>` : ''}</dd>
   </dl>
 </header>`;
 }
@@ -192,7 +194,7 @@ function plainArea(area: keyof typeof AREAS): string {
 const CSS = `
 :root{--pass:#15803d;--fail:#b91c1c;--warn:#b45309;--nv:#4b5563;--na:#6b7280;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111827;background:#f9fafb}
 body{margin:0}main{max-width:1200px;margin:0 auto;padding:0 24px 48px}
-.banner{padding:20px 24px;color:#fff}.banner.ok{background:var(--pass)}.banner.bad{background:var(--fail)}
+.banner{padding:20px 24px;color:#fff}.banner.ok{background:var(--pass)}.banner.bad{background:var(--fail)}.banner.partial{background:var(--nv)}.banner ul.reasons{margin:2px 0 0;padding-left:18px}
 .banner .verdict{font-size:30px;font-weight:700;letter-spacing:.02em}.banner .why{font-size:16px;margin:4px 0 12px;opacity:.95}
 .banner dl{display:grid;grid-template-columns:max-content 1fr;gap:3px 16px;margin:0;font-size:14px}.banner dt{opacity:.8}.banner dd{margin:0;word-break:break-all}
 .banner .v{background:rgba(255,255,255,.92)}

@@ -1,8 +1,8 @@
 // The versioned `conformance.json` document (format described in README.md § "conformance.json").
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SPEC_VERSION } from '../requirements/index.ts';
-import { SUITE_NAME, SUITE_VERSION } from './suite-info.ts';
+import { isRuleId, requirement, SPEC_VERSION } from '../requirements/index.ts';
+import { SUITE_NAME, SUITE_VERSION, suiteSource, type SuiteSource } from './suite-info.ts';
 import type { RuleVerdict, Verdict } from './verdicts.ts';
 
 /** How the run compared with an expectations file (computed by harness/expectations). */
@@ -27,17 +27,23 @@ export const REPORT_FORMAT_VERSION = 1;
 export interface ConformanceReport {
   format: typeof REPORT_FORMAT;
   formatVersion: typeof REPORT_FORMAT_VERSION;
-  suite: { name: string; version: string };
+  suite: { name: string; version: string } & SuiteSource;
   spec: { version: string };
   target: { baseUrl: string; regionalBaseUrl?: string; embeddedReference: boolean; faults: string[] };
   startedAt: string;
   finishedAt: string;
   durationMs: number;
   summary: {
-    verdict: 'conformant' | 'non-conformant';
+    verdict: SummaryVerdict;
     counts: Record<'MUST' | 'SHOULD' | 'INFO', Record<Verdict, number>>;
     tests: { total: number; passed: number; failed: number; notVerified: number; notApplicable: number };
+    /** MUST rules neither `pass` nor `not-applicable` (nor excepted below), with why: what keeps a run from `conformant`. */
+    unverifiedMust: UnverifiedRule[];
+    /** MUST rules the catalog marks observable only when they happen (ERR-08, RL-10), not observed in this run. */
+    exceptedMust: string[];
   };
+  /** Whether this run can back a certification, and every reason it cannot (see certification.ts). */
+  certification?: Certification;
   requirements: RuleVerdict[];
   /** Resources the run created on the target and could not remove. */
   leaks: string[];
@@ -47,6 +53,16 @@ export interface ConformanceReport {
   expectations?: ExpectationOutcome;
   /** With --repeat: how many runs, and every rule whose verdict changed between them. */
   repeat?: { runs: number; unstable: { id: string; verdicts: string[] }[] };
+}
+
+/** `incomplete`: no MUST rule failed, but some MUST rule was not verified. */
+export type SummaryVerdict = 'conformant' | 'incomplete' | 'non-conformant';
+
+export interface UnverifiedRule {
+  id: string;
+  reason: string;
+  /** `conformance load` verifies this rule: merging its verdicts can complete the run. */
+  verifiedByLoad?: true;
 }
 
 export interface ReportInput {
@@ -65,17 +81,18 @@ export function buildReport(input: ReportInput): ConformanceReport {
   for (const r of input.requirements) for (const t of r.tests) if (!t.name.startsWith('every exchange')) allTests.set(t.name, t.status);
   const statuses = [...allTests.values()];
   const failedMust = counts.MUST.fail > 0 || input.errors.length > 0;
+  const { unverifiedMust, exceptedMust } = mustCoverage(input.requirements);
   return {
     format: REPORT_FORMAT,
     formatVersion: REPORT_FORMAT_VERSION,
-    suite: { name: SUITE_NAME, version: SUITE_VERSION },
+    suite: { name: SUITE_NAME, version: SUITE_VERSION, ...suiteSource() },
     spec: { version: SPEC_VERSION },
     target: input.target,
     startedAt: input.startedAt.toISOString(),
     finishedAt: input.finishedAt.toISOString(),
     durationMs: input.finishedAt.getTime() - input.startedAt.getTime(),
     summary: {
-      verdict: failedMust ? 'non-conformant' : 'conformant',
+      verdict: failedMust ? 'non-conformant' : unverifiedMust.length > 0 ? 'incomplete' : 'conformant',
       counts,
       tests: {
         total: statuses.length,
@@ -84,11 +101,24 @@ export function buildReport(input: ReportInput): ConformanceReport {
         notVerified: statuses.filter((s) => s === 'not-verified').length,
         notApplicable: statuses.filter((s) => s === 'not-applicable').length,
       },
+      unverifiedMust,
+      exceptedMust,
     },
     requirements: input.requirements,
     leaks: input.leaks,
     errors: input.errors,
   };
+}
+
+/**
+ * 0 conformant, 1 non-conformant, 3 incomplete. With `loadFollows`, an incomplete run whose every unverified MUST rule
+ * is one `conformance load` verifies exits 0: the load run that follows merges those rules and decides in its turn.
+ */
+export function verdictExitCode(report: ConformanceReport, loadFollows = false): 0 | 1 | 3 {
+  const { verdict, unverifiedMust } = report.summary;
+  if (verdict === 'non-conformant') return 1;
+  if (verdict === 'conformant') return 0;
+  return loadFollows && unverifiedMust.every((r) => r.verifiedByLoad) ? 0 : 3;
 }
 
 export function writeReport(dir: string, report: ConformanceReport): string {
@@ -98,6 +128,43 @@ export function writeReport(dir: string, report: ConformanceReport): string {
   return file;
 }
 
+/** Conformant needs every MUST rule `pass` or `not-applicable`; rules observable only when they happen are excepted. */
+function mustCoverage(requirements: RuleVerdict[]): { unverifiedMust: UnverifiedRule[]; exceptedMust: string[] } {
+  const unverifiedMust: UnverifiedRule[] = [];
+  const exceptedMust: string[] = [];
+  for (const r of requirements) {
+    if (r.level !== 'MUST' || r.verdict === 'pass' || r.verdict === 'not-applicable' || r.verdict === 'fail') continue;
+    // A MUST rule whose MUST case passed and only a SHOULD-level case failed is verified (its verdict is warn).
+    if (r.verdict === 'warn' && r.tests.some((t) => t.status === 'passed' && t.level !== 'SHOULD')) continue;
+    const rule = isRuleId(r.id) ? requirement(r.id) : undefined;
+    if (rule?.observableOnlyWhenItHappens) exceptedMust.push(r.id);
+    else unverifiedMust.push({ id: r.id, reason: r.reason ?? r.verdict, ...(rule?.verifiedBy === 'load' ? { verifiedByLoad: true as const } : {}) });
+  }
+  return { unverifiedMust, exceptedMust };
+}
+
 function emptyCounts(): Record<Verdict, number> {
   return { pass: 0, fail: 0, warn: 0, 'not-verified': 0, 'not-applicable': 0 };
+}
+
+// Whether a run can back a certification (computed in certification.ts).
+export type CertificationReasonCode =
+  | 'rule-subset'
+  | 'expectations-baseline'
+  | 'embedded-reference'
+  | 'reference-fault'
+  | 'read-only'
+  | 'no-drain'
+  | 'interrupted'
+  | 'unreleased-suite'
+  | 'leaks';
+
+export interface CertificationReason {
+  code: CertificationReasonCode;
+  text: string;
+}
+
+export interface Certification {
+  certificationGrade: boolean;
+  reasons: CertificationReason[];
 }

@@ -1,10 +1,12 @@
 // junit.xml for CI systems: one <testcase> per conformance test, grouped by suite file, with rule IDs and level
 // as properties. Passive checks over all traffic and run errors get their own testcases, so a red CI matches
-// a non-conformant verdict.
+// a non-conformant verdict; one `summary` testcase carries the verdict (failed: non-conformant, skipped:
+// incomplete, as not-verified tests are) and the certification grade.
 import { requirement, isRuleId } from '../requirements/index.ts';
 import type { TestRecord } from './test-record.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { escapeMarkup as x } from './markup.ts';
+import { certificationHeadline, exceptedLine, unverifiedGroups, verdictWhy } from './verdict-text.ts';
 
 interface Case {
   classname: string;
@@ -32,11 +34,44 @@ export function junitXml(report: ConformanceReport, records: TestRecord[]): stri
     });
   }
   report.errors.forEach((e, i) => add('run errors', { classname: 'run errors', name: `error ${i + 1}`, seconds: 0, properties: [], error: { message: firstLine(e), body: e } }));
+  add('summary', summaryCase(report));
 
   const body = [...suites].map(([name, cases]) => suiteXml(name, cases)).join('');
   const all = [...suites.values()].flat();
   const totals = counts(all);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`${report.suite.name} ${report.suite.version}`)}" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" skipped="${totals.skipped}" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${x(report.startedAt)}">\n${body}</testsuites>\n`;
+}
+
+/** junit.xml with its summary testcase (and the totals) redone for `report`: after a load run merged its verdicts. */
+export function withSummary(xml: string, report: ConformanceReport): string {
+  const suite = suiteXml('summary', [summaryCase(report)]);
+  const at = xml.indexOf('  <testsuite name="summary"');
+  const body = at >= 0 ? `${xml.slice(0, at)}${suite}${xml.slice(xml.indexOf('</testsuite>\n', at) + '</testsuite>\n'.length)}` : xml.replace('</testsuites>', `${suite}</testsuites>`);
+  const count = (tag: string) => String(body.match(new RegExp(`<${tag}[ >]`, 'g'))?.length ?? 0);
+  return body.replace(/<testsuites ([^>]*)>/, (_, attrs: string) => `<testsuites ${attrs
+    .replace(/ tests="\d+"/, ` tests="${count('testcase')}"`)
+    .replace(/ failures="\d+"/, ` failures="${count('failure')}"`)
+    .replace(/ errors="\d+"/, ` errors="${count('error')}"`)
+    .replace(/ skipped="\d+"/, ` skipped="${count('skipped')}"`)}>`);
+}
+
+function summaryCase(report: ConformanceReport): Case {
+  const { verdict } = report.summary;
+  const detail = [
+    ...unverifiedGroups(report.summary).map((g) => `not verified (MUST) ${g.ids.join(', ')}: ${g.reason}`),
+    exceptedLine(report.summary) ?? '',
+    certificationHeadline(report),
+    ...(report.certification?.reasons ?? []).map((r) => `  - ${r.text}`),
+  ].filter(Boolean).join('\n');
+  const message = `${verdict}: ${verdictWhy(report)}`;
+  return {
+    classname: 'summary',
+    name: `summary verdict: ${verdict}`,
+    seconds: 0,
+    properties: [['verdict', verdict], ['certification-grade', String(report.certification?.certificationGrade ?? false)]],
+    ...(verdict === 'non-conformant' ? { failure: { message, body: detail } } : {}),
+    ...(verdict === 'incomplete' ? { skipped: `${message}\n${detail}` } : {}),
+  };
 }
 
 function testCase(r: TestRecord): Case {

@@ -27,12 +27,15 @@ export interface RuleVerdict {
   tests: RuleTest[];
 }
 
-/** `skips`: rule IDs an expectations file says not to run; their passive evidence does not count either. */
-export function computeVerdicts(records: TestRecord[], features: FeatureSettings, skips: Record<string, string> = {}): RuleVerdict[] {
+/**
+ * `skips`: rule IDs an expectations file says not to run; their passive evidence does not count either.
+ * `selected`: the --rules subset (empty: all), so a rule left out says so.
+ */
+export function computeVerdicts(records: TestRecord[], features: FeatureSettings, skips: Record<string, string> = {}, selected: readonly string[] = []): RuleVerdict[] {
   return REQUIREMENTS.map((rule) => {
     const skipped = skips[rule.id] !== undefined;
     const tests = [...directTests(rule.id, records), ...(skipped ? [] : passiveTests(rule.id, records))];
-    const { verdict, reason } = decide(rule, tests, features);
+    const { verdict, reason } = decide(rule, tests, features, untestedReason(rule, records, selected));
     return { id: rule.id, level: rule.level, area: rule.area, section: rule.section, text: rule.text, verdict, ...(reason ? { reason } : {}), tests };
   });
 }
@@ -70,7 +73,7 @@ function passiveTests(id: string, records: TestRecord[]): RuleTest[] {
   }];
 }
 
-function decide(rule: Requirement, tests: RuleTest[], features: FeatureSettings): { verdict: Verdict; reason?: string } {
+function decide(rule: Requirement, tests: RuleTest[], features: FeatureSettings, untested: string): { verdict: Verdict; reason?: string } {
   if (rule.area === 'IDEM' && !features.idempotency) return { verdict: 'not-applicable', reason: 'the target declares idempotency off' };
   if (rule.area === 'RL' && !features.rateLimiting) return { verdict: 'not-applicable', reason: 'the target declares rate limiting off' };
   const failed = tests.filter((t) => t.status === 'failed');
@@ -82,7 +85,14 @@ function decide(rule: Requirement, tests: RuleTest[], features: FeatureSettings)
   if (tests.some((t) => t.status === 'passed' && (rule.level !== 'MUST' || t.level !== 'SHOULD'))) return { verdict: 'pass' };
   if (tests.some((t) => t.status === 'passed')) return { verdict: 'not-verified', reason: 'only SHOULD-level cases of this MUST rule ran' };
   if (tests.some((t) => t.status === 'not-applicable')) return { verdict: 'not-applicable', reason: firstMessage(tests, 'not-applicable') };
-  return { verdict: 'not-verified', reason: firstMessage(tests, 'not-verified') ?? 'no test exercised this rule' };
+  return { verdict: 'not-verified', reason: firstMessage(tests, 'not-verified') ?? untested };
+}
+
+/** Why no test of a rule ran: the summary lists this reason beside every MUST rule left not verified. */
+function untestedReason(rule: Requirement, records: TestRecord[], selected: readonly string[]): string {
+  if (rule.verifiedBy === 'load') return 'verified by `conformance load`, which has not merged its verdicts into this report';
+  if ((selected.length > 0 && !selected.includes(rule.id)) || records.some((r) => r.rules.includes(rule.id) && r.outcome === 'deselected')) return 'not among --rules';
+  return 'no test exercised this rule';
 }
 
 function firstMessage(tests: RuleTest[], status: TestStatus): string | undefined {

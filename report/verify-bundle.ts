@@ -1,10 +1,13 @@
 // Re-checks a certification bundle without trusting it: the manifest against every file, and the report's
 // internal consistency — every rule of this suite's catalog exactly once, each verdict possible given its
-// tests, the summary equal to what the verdicts give, provenance agreeing with the report.
+// tests, the summary equal to what the verdicts give, the certification grade equal to what the report and the
+// configuration give, provenance agreeing with the report. The signature is checked first (certify-bundle.ts).
 import { isDeepStrictEqual } from 'node:util';
 import { list } from 'tar';
 import { REQUIREMENTS, SPEC_VERSION } from '../requirements/index.ts';
+import { ATTESTATION_FILE } from './attestation.ts';
 import { BUNDLE_FILES, MANIFEST, REDACTED, sha256 } from './bundle.ts';
+import { assessCertification, type CertificationRunOptions } from './certification.ts';
 import { buildReport, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from './conformance-report.ts';
 import type { RuleVerdict } from './verdicts.ts';
 
@@ -62,7 +65,8 @@ export function verifyBundle(files: Map<string, Buffer>): Check[] {
       const content = files.get(name);
       check(content !== undefined && sha256(content) === digest, content === undefined ? `${name} (listed in ${MANIFEST}) is in the bundle` : `${name} matches its SHA-256`);
     }
-    for (const name of files.keys()) if (name !== MANIFEST && !listed.has(name)) check(false, `${name} is listed in ${MANIFEST}`);
+    // why: the attestation signs the manifest's files, so it cannot be listed in the manifest itself
+    for (const name of files.keys()) if (name !== MANIFEST && name !== ATTESTATION_FILE && !listed.has(name)) check(false, `${name} is listed in ${MANIFEST}`);
   }
   for (const name of [BUNDLE_FILES.report, BUNDLE_FILES.junit, BUNDLE_FILES.configuration, BUNDLE_FILES.provenance]) {
     check(files.has(name), `${name} is present`);
@@ -75,11 +79,12 @@ export function verifyBundle(files: Map<string, Buffer>): Check[] {
     check(provenance.spec?.version === report.spec?.version, `provenance and report name the same spec version (${provenance.spec?.version} / ${report.spec?.version})`);
     check(provenance.suite?.version === report.suite?.version, `provenance and report name the same suite version (${provenance.suite?.version} / ${report.suite?.version})`);
   }
-  const configuration = parseJson<{ target?: Record<string, unknown> }>(files, BUNDLE_FILES.configuration, check);
+  const configuration = parseJson<{ target?: Record<string, unknown>; run?: CertificationRunOptions }>(files, BUNDLE_FILES.configuration, check);
   if (configuration) {
     const keys = ['apiKey', 'secondaryApiKey', 'restrictedApiKey'].filter((k) => configuration.target?.[k] !== undefined);
     check(keys.every((k) => configuration.target?.[k] === REDACTED), `configuration.json carries no API key (${keys.length} redacted)`);
   }
+  if (report && configuration) checkCertification(report, configuration.run ?? {}, check);
   const junit = files.get(BUNDLE_FILES.junit)?.toString('utf8');
   if (junit && report) {
     check(junit.includes('<testsuites'), 'junit.xml is a JUnit report');
@@ -117,6 +122,17 @@ function checkReport(report: ConformanceReport, check: (ok: boolean, what: strin
     check(rebuilt.durationMs === report.durationMs, 'the duration matches the start and finish times');
   } catch (error) {
     check(false, `the summary can be recomputed (${(error as Error).message})`);
+  }
+}
+
+function checkCertification(report: ConformanceReport, run: CertificationRunOptions, check: (ok: boolean, what: string) => void): void {
+  try {
+    const expected = assessCertification(report, run);
+    const grade = (c: typeof expected | undefined) => (!c ? 'none' : c.certificationGrade ? 'certification-grade' : `not certification-grade: ${c.reasons.map((r) => r.code).join(', ')}`);
+    const same = isDeepStrictEqual(report.certification, expected);
+    check(same, `the certification grade is what the report and configuration give (${same ? grade(expected) : `stated ${grade(report.certification)}, recomputed ${grade(expected)}`})`);
+  } catch (error) {
+    check(false, `the certification grade can be recomputed (${(error as Error).message})`);
   }
 }
 

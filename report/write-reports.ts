@@ -1,17 +1,20 @@
 // Every artifact of a run is written here, from the report and the raw test records: conformance.json,
-// junit.xml and conformance.html (allure-results/ is written during the run by the Allure reporter).
+// junit.xml, conformance.html and configuration.json, the resolved settings with secrets redacted (allure-results/
+// is written during the run by the Allure reporter); and the certification bundle from what a run left in DIR.
 // Everything is already redacted; the redactor runs once more over each file as a last line of defence.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Settings } from '../config/settings.ts';
 import { Redactor } from './redactor.ts';
 import type { TestRecord } from './test-record.ts';
-import { BUNDLE_FILE, writeBundle } from './bundle.ts';
+import { ATTESTATION_FILE, buildStatement } from './attestation.ts';
+import { BUNDLE_FILE, bundleFiles, REDACTED, redactSettings, writeArchive } from './bundle.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { conformanceHtml } from './conformance-html.ts';
-import { junitXml } from './junit.ts';
+import { junitXml, withSummary } from './junit.ts';
+import { signStatement, type SigningMethod } from './sign-attestation.ts';
 
-export const ARTIFACTS = { conformanceJson: 'conformance.json', junitXml: 'junit.xml', conformanceHtml: 'conformance.html', loadJson: 'load.json' } as const;
+export const ARTIFACTS = { conformanceJson: 'conformance.json', junitXml: 'junit.xml', conformanceHtml: 'conformance.html', loadJson: 'load.json', configuration: 'configuration.json' } as const;
 
 export interface WrittenReports {
   conformanceJson: string;
@@ -33,11 +36,20 @@ export function writeReports(dir: string, report: ConformanceReport, records: Te
   };
 }
 
-/** Rewrites conformance.html from what is on disk (e.g. after a load run merged its verdicts). */
+/** The run's settings, keys redacted: what `conformance bundle` packages after a load run has merged its verdicts. */
+export function writeConfiguration(dir: string, settings: Settings): string {
+  const file = join(dir, ARTIFACTS.configuration);
+  writeFileSync(file, `${JSON.stringify(redactSettings(settings), null, 2)}\n`);
+  return file;
+}
+
+/** Rewrites conformance.html, and junit.xml's summary, from what is on disk (e.g. after a load run merged its verdicts). */
 export function rewriteHtml(dir: string): string {
   const report = JSON.parse(readFileSync(join(dir, ARTIFACTS.conformanceJson), 'utf8')) as ConformanceReport;
   const file = join(dir, ARTIFACTS.conformanceHtml);
   writeFileSync(file, conformanceHtml(report, readLoadJson(dir)));
+  const junit = join(dir, ARTIFACTS.junitXml);
+  if (existsSync(junit)) writeFileSync(junit, withSummary(readFileSync(junit, 'utf8'), report));
   return file;
 }
 
@@ -52,16 +64,29 @@ export function readLoadJson(dir: string): unknown {
   }
 }
 
-/** The certification bundle from what this run wrote to DIR (plus DIR/load.json when present). */
-export function writeBundleFromDir(dir: string, settings: Settings, file = join(dir, BUNDLE_FILE)): string {
+export interface BundleOptions {
+  /** Default DIR/conformance-bundle.tar.gz. */
+  file?: string;
+  /** The run's settings (their keys feed the last redaction pass); default DIR/configuration.json. */
+  settings?: Settings;
+  /** Signs the bundle's files into attestation.sigstore.json. */
+  signing?: SigningMethod;
+}
+
+/** The certification bundle from what a run wrote to DIR (plus DIR/load.json when a load run merged into it). */
+export async function writeBundleFromDir(dir: string, options: BundleOptions = {}): Promise<string> {
   const report = JSON.parse(readFileSync(join(dir, ARTIFACTS.conformanceJson), 'utf8')) as ConformanceReport;
   const junit = readFileSync(join(dir, ARTIFACTS.junitXml), 'utf8');
+  const settings = options.settings ?? (JSON.parse(readFileSync(join(dir, ARTIFACTS.configuration), 'utf8')) as Settings);
   const { apiKey, secondaryApiKey, restrictedApiKey } = settings.target;
+  const secret = (value: string | undefined, placeholder: string) => ({ value: value === REDACTED ? '' : (value ?? ''), placeholder });
   const redactor = new Redactor([
-    { value: apiKey ?? '', placeholder: 'CONFORMANCE_API_KEY' },
-    { value: secondaryApiKey ?? '', placeholder: 'CONFORMANCE_SECONDARY_API_KEY' },
-    { value: restrictedApiKey ?? '', placeholder: 'CONFORMANCE_RESTRICTED_API_KEY' },
+    secret(apiKey, 'CONFORMANCE_API_KEY'),
+    secret(secondaryApiKey, 'CONFORMANCE_SECONDARY_API_KEY'),
+    secret(restrictedApiKey, 'CONFORMANCE_RESTRICTED_API_KEY'),
   ]);
   const loadJson = readLoadJson(dir);
-  return writeBundle(file, { report, junitXml: junit, settings, redactor, ...(loadJson !== undefined ? { loadJson } : {}) });
+  const files = bundleFiles({ report, junitXml: junit, settings, redactor, ...(loadJson !== undefined ? { loadJson } : {}) });
+  if (options.signing) files.set(ATTESTATION_FILE, await signStatement(buildStatement(files), options.signing));
+  return writeArchive(options.file ?? join(dir, BUNDLE_FILE), files, new Date(report.finishedAt));
 }

@@ -1,7 +1,7 @@
 // The requirement catalog: every rule of ../shared/spec/RULES.md (interface 3.19.2), verbatim.
 // This file is the only place that defines rule IDs; `RuleId` is derived from it.
 
-import type { RequirementArea, RequirementLevel } from './types.ts';
+import type { CatalogEntry } from './types.ts';
 
 export const CATALOG = {
   'AUTH-01': { level: 'MUST', area: 'AUTH', section: 'Authentication', text: 'A request without an `Authorization` header gets 401 with the common error body — on every one of the eight operations.' },
@@ -17,19 +17,19 @@ export const CATALOG = {
   'ERR-05': { level: 'SHOULD', area: 'ERR', section: 'Errors', text: 'An oversized body gets 413 (the deployed service: trigger payload over 512 KB). Never 5xx.' },
   'ERR-06': { level: 'SHOULD', area: 'ERR', section: 'Errors', text: 'An overlong URI gets 414. Never 5xx.' },
   'ERR-07': { level: 'SHOULD', area: 'ERR', section: 'Errors', text: 'A body sent as non-JSON media type gets 415 (or 400/422), never 2xx or 5xx. Malformed JSON gets 400, never 5xx.' },
-  'ERR-08': { level: 'MUST', area: 'ERR', section: 'Errors', text: 'A 500 response carries `errorId` (observed only if one happens; any 5xx during a run is itself reported).' },
+  'ERR-08': { level: 'MUST', area: 'ERR', section: 'Errors', text: 'A 500 response carries `errorId` (observed only if one happens; any 5xx during a run is itself reported).', observableOnlyWhenItHappens: true },
   'ERR-09': { level: 'MUST', area: 'ERR', section: 'Errors', text: 'JSON responses carry `Content-Type: application/json` (charset allowed).' },
   'ERR-10': { level: 'INFO', area: 'ERR', section: 'Errors', text: 'A 409/422 raised by idempotency carries a `Link` header to documentation.' },
   'RL-01': { level: 'MUST', area: 'RL', section: 'Limits', text: 'Responses of the operations carry `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`, `RateLimit-Policy` (a target may declare rate limiting disabled; then RL rules are reported as not applicable, never as passed).' },
   'RL-02': { level: 'MUST', area: 'RL', section: 'Limits', text: '`RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `Retry-After` are non-negative integers; Remaining ≤ the policy\'s burst. `RateLimit-Policy` parses as `<limit>;w=<seconds>;burst=<n>;comment="…";category="…";cost="…"[;serviceLevel="…"]` (SHOULD for the exact parameter set).' },
   'RL-03': { level: 'MUST', area: 'RL', section: 'Limits', text: 'Within one window, `RateLimit-Remaining` falls by the request\'s cost: 1 for a standard request, 100 for a bulk request (`POST /v1/events/trigger/bulk`, `POST /v1/subscribers/bulk`).' },
   'RL-04': { level: 'MUST', area: 'RL', section: 'Limits', text: 'When a bucket is exhausted the response is 429 with a `Retry-After` header (seconds). Body: the JSON string `"API rate limit exceeded"` or a common error body whose `message` is that text.' },
-  'RL-05': { level: 'MUST', area: 'RL', section: 'Limits', text: 'The trigger endpoint is limited to 600 requests per second: under a sustained offered rate above it, the accepted rate converges to 600/s (±5%) once the burst allowance is spent; for every interval the accepted count stays within burst + 600·t; an offered rate below 600/s (after the burst refills) gets no 429.' },
+  'RL-05': { level: 'MUST', area: 'RL', section: 'Limits', text: 'The trigger endpoint is limited to 600 requests per second: under a sustained offered rate above it, the accepted rate converges to 600/s (±5%) once the burst allowance is spent; for every interval the accepted count stays within burst + 600·t; an offered rate below 600/s (after the burst refills) gets no 429.', verifiedBy: 'load' },
   'RL-06': { level: 'MUST', area: 'RL', section: 'Limits', text: 'Categories have independent buckets: exhausting the trigger category does not throttle a configuration or global request.' },
   'RL-07': { level: 'SHOULD', area: 'RL', section: 'Limits', text: 'After waiting `Retry-After` (or `RateLimit-Reset`) seconds, a request of the same cost is accepted.' },
   'RL-08': { level: 'SHOULD', area: 'RL', section: 'Limits', text: 'The bulk subscribers endpoint is limited to 2 requests per second.' },
   'RL-09': { level: 'INFO', area: 'RL', section: 'Limits', text: 'Buckets are per environment: exhausting one environment\'s trigger bucket does not throttle another\'s.' },
-  'RL-10': { level: 'MUST', area: 'RL', section: 'Limits', text: 'A 503 carries `Retry-After` (observed only if one happens).' },
+  'RL-10': { level: 'MUST', area: 'RL', section: 'Limits', text: 'A 503 carries `Retry-After` (observed only if one happens).', observableOnlyWhenItHappens: true },
   'IDEM-01': { level: 'MUST', area: 'IDEM', section: 'Endpoints › Trigger event (rule 2); Errors (409)', text: 'Every operation accepts an `idempotency-key` request header (never a 4xx because of it, for a key of up to 255 characters).' },
   'IDEM-02': { level: 'MUST', area: 'IDEM', section: 'Endpoints › Trigger event (rule 2); Errors (409)', text: 'A completed POST/PATCH repeated with the same key and body returns the cached response: same status and an equal body, with `Idempotency-Replay: true`; and has no second effect (one workflow, one trigger run, one transactionId).' },
   'IDEM-03': { level: 'MUST', area: 'IDEM', section: 'Endpoints › Trigger event (rule 2); Errors (409)', text: 'Concurrent duplicates with one key: exactly one is processed; each other gets either the replay or 409 with the common error body (the deployed service adds `Retry-After: 1`). Never two fresh results.' },
@@ -96,4 +96,4 @@ export const CATALOG = {
   'TRIG-10': { level: 'SHOULD', area: 'TRIG', section: 'Endpoints › Trigger event', text: 'An empty `to` is rejected or answered with `invalid_recipients`, never `processed`.' },
   'VER-01': { level: 'MUST', area: 'VER', section: 'Versioning', text: 'Each operation answers under its own version prefix (`/v1` or `/v2`) exactly as listed.' },
   'VER-02': { level: 'MUST', area: 'VER', section: 'Versioning', text: 'Where a regional base address is configured, the same rules hold there (the suite can run against either base).' },
-} as const satisfies Record<string, { level: RequirementLevel; area: RequirementArea; section: string; text: string }>;
+} as const satisfies Record<string, CatalogEntry>;

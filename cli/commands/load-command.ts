@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startReference, isFaultName, type FaultName, type RunningReference } from '../../reference/index.ts';
 import { findK6 } from '../../load/k6/runner.ts';
+import { verdictExitCode, type ConformanceReport } from '../../report/conformance-report.ts';
 import { mergeIntoReport } from '../../load/merge-into-report.ts';
 import { runLoad } from '../../load/run-load.ts';
 import { PROFILES, SCENARIO_NAMES, scenarioByName } from '../../load/scenarios/index.ts';
@@ -114,8 +115,11 @@ export async function loadCommand(opts: LoadCommandOptions, io: { log(s: string)
     if (result.leaks.length > 0) io.log(`Could not remove: ${result.leaks.join('; ')}`);
     io.log(`Load report: ${file}`);
     const merged = mergeIntoReport(opts.reportDir, result.verdicts);
-    if (merged) io.log(`Merged RL verdicts into ${merged}`);
-    return result.verdicts.some((v) => v.verdict === 'fail') ? 1 : 0;
+    const loadFailed = result.verdicts.some((v) => v.verdict === 'fail');
+    if (!merged) return loadFailed ? 1 : 0;
+    io.log(`Merged RL verdicts into ${merged.file}: the run is now ${merged.report.summary.verdict}${describeUnverified(merged.report)}`);
+    // why: merging completes (or not) the run it joins, so the exit says what that run now is; a baseline run keeps its own exit
+    return loadFailed ? 1 : merged.report.expectations ? 0 : verdictExitCode(merged.report);
   } catch (error) {
     if (error instanceof ProvisioningError) return usage(`could not set up the load fixture: ${error.message}`);
     const e = error as { code?: string; cause?: { code?: string } };
@@ -124,4 +128,10 @@ export async function loadCommand(opts: LoadCommandOptions, io: { log(s: string)
   } finally {
     await reference?.close();
   }
+}
+
+function describeUnverified(report: ConformanceReport): string {
+  const ids = report.summary.unverifiedMust.map((r) => r.id);
+  if (ids.length === 0) return '';
+  return ` (${ids.length} MUST rule(s) not verified: ${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ', …' : ''})`;
 }

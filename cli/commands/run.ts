@@ -1,14 +1,16 @@
-// `conformance run`: resolves settings, runs the suites against the target and exits 0 / 1 / 2.
+// `conformance run`: resolves settings, runs the suites against the target and exits 0 / 1 / 2 / 3 (README § exit codes).
 import type { Command } from 'commander';
 import { resolveSettings } from '../../config/resolve-settings.ts';
+import { SigningError } from '../../report/sign-attestation.ts';
 import { writeBundleFromDir } from '../../report/write-reports.ts';
 import { runConformance } from '../../harness/runner/conformance-run.ts';
-import { UsageError } from '../cli-error.ts';
+import { EXIT, UsageError } from '../cli-error.ts';
 import { collect, commaList, integerOption } from '../options.ts';
 import { progressPrinter, printSummary } from '../progress.ts';
+import { addSigningOptions, signingMethod, type SigningFlags } from '../signing-options.ts';
 import { parseFaults } from './reference.ts';
 
-interface RunFlags {
+interface RunFlags extends SigningFlags {
   target?: string;
   regionalTarget?: string;
   apiKey?: string;
@@ -26,10 +28,11 @@ interface RunFlags {
   targetPort?: number;
   targetEnv: string[];
   waitPath?: string;
+  loadFollows?: boolean;
 }
 
 export function registerRun(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
-  program
+  const command = program
     .command('run')
     .description('run the conformance suites against a target (default: the embedded reference)')
     .option('--target <url>', 'base URL of the implementation under test')
@@ -49,8 +52,11 @@ export function registerRun(program: Command, env: Record<string, string | undef
     .option('--wait-path <path>', 'path polled until the container answers HTTP (default /v1/environments)')
     .option('--repeat <n>', 'run the suites n times and report every rule whose verdict changed', integerOption('--repeat', 1, 100))
     .option('--bundle [file]', 'also write a certification bundle (default REPORT_DIR/conformance-bundle.tar.gz)')
-    .action(async (flags: RunFlags) => {
+    .option('--load-follows', '`conformance load` runs next and merges RL-05: exit 0 when only rules it verifies are left not verified');
+  addSigningOptions(command).action(async (flags: RunFlags) => {
       parseFaults(flags.fault);
+      const signing = signingMethod(flags, env);
+      if (signing && !flags.bundle) throw new UsageError(`${flags.signKey ? '--sign-key' : '--sign'} signs the certification bundle: add --bundle`);
       const settings = resolveSettings({
         env,
         ...(flags.config ? { configFile: flags.config } : {}),
@@ -70,6 +76,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
           'target.imagePort': flags.targetPort,
           'target.imageEnv': flags.targetEnv.length > 0 ? parseEnvPairs(flags.targetEnv) : undefined,
           'target.waitPath': flags.waitPath,
+          'run.loadFollows': flags.loadFollows,
         },
       });
       const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -79,8 +86,20 @@ export function registerRun(program: Command, env: Record<string, string | undef
       for (const key of outcome.expectations?.unused ?? []) print(`Baseline entry names nothing in this run: ${key}`);
       for (const u of outcome.unstable) print(`UNSTABLE across ${outcome.report.repeat?.runs} runs: ${u.id} ${u.verdicts.join(' → ')}`);
       if (outcome.report.repeat && outcome.unstable.length === 0) print(`Every rule had the same verdict in all ${outcome.report.repeat.runs} runs.`);
+      if (settings.run.loadFollows && outcome.report.summary.verdict === 'incomplete' && outcome.exitCode === EXIT.ok) {
+        print(`Exit 0 under --load-follows: \`conformance load --report-dir ${settings.run.reportDir}\` must merge ${outcome.report.summary.unverifiedMust.map((r) => r.id).join(', ')} to complete this run.`);
+      }
       print(`Report: ${outcome.reportFile} (also junit.xml, conformance.html, allure-results/; \`conformance report\` builds the Allure HTML)`);
-      if (flags.bundle) print(`Bundle: ${writeBundleFromDir(settings.run.reportDir, settings, typeof flags.bundle === 'string' ? flags.bundle : undefined)}`);
+      if (flags.bundle) {
+        try {
+          const file = await writeBundleFromDir(settings.run.reportDir, { settings, ...(typeof flags.bundle === 'string' ? { file: flags.bundle } : {}), ...(signing ? { signing } : {}) });
+          print(`Bundle: ${file}${signing ? ' (signed: attestation.sigstore.json)' : ' (unsigned: add --sign-key FILE or --sign keyless to certify)'}`);
+        } catch (error) {
+          if (!(error instanceof SigningError)) throw error;
+          process.stderr.write(`conformance: ${error.message}\nconformance: no bundle written; the report is in ${settings.run.reportDir}/ — \`conformance bundle --report-dir ${settings.run.reportDir}\` signs it later\n`);
+          return setExit(EXIT.usage);
+        }
+      }
       setExit(outcome.exitCode);
     });
 }

@@ -1,26 +1,81 @@
-// `conformance verify-bundle FILE`: re-checks a certification bundle; exit 0 when every check holds, 1 otherwise.
+// `conformance verify-bundle FILE [--public-key PEM | --certificate-identity … --certificate-oidc-issuer … --trusted-root F]`:
+// exit 0 CERTIFIED, 1 INVALID (a check failed: tampering, wrong key or identity), 3 intact but certifies nothing.
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { readBundle, verifyBundle, type Check } from '../../report/verify-bundle.ts';
+import { certifyBundle, type BundleVerification } from '../../report/certify-bundle.ts';
+import { readBundle } from '../../report/verify-bundle.ts';
+import { readPublicKey, readTrustedRoots, TrustPolicyError, type TrustPolicy } from '../../report/verify-attestation.ts';
 import { EXIT, UsageError } from '../cli-error.ts';
+
+interface VerifyFlags {
+  publicKey?: string;
+  certificateIdentity?: string;
+  certificateOidcIssuer?: string;
+  trustedRoot?: string;
+}
 
 export function registerVerifyBundle(program: Command, setExit: (code: number) => void): void {
   program
     .command('verify-bundle')
-    .description('re-check a certification bundle: SHA-256 manifest, every rule present, summary consistent with the verdicts')
-    .argument('<file>', 'the .tar.gz written by `conformance run --bundle`')
-    .action((file: string) => {
+    .description('check a certification bundle: the signature, the signed files, every rule present, summary and certification grade consistent')
+    .argument('<file>', 'the .tar.gz written by `conformance run --bundle` or `conformance bundle`')
+    .option('--public-key <pem>', 'the signer\'s public key (PEM, ECDSA P-256 or Ed25519) for a bundle signed with --sign-key')
+    .option('--certificate-identity <san>', 'keyless: the identity the signing certificate must name (e.g. the workflow URL)')
+    .option('--certificate-oidc-issuer <url>', 'keyless: the OIDC issuer of that identity (e.g. https://token.actions.githubusercontent.com)')
+    .option('--trusted-root <file>', 'keyless: Sigstore trusted root (trusted_root.json, or `gh attestation trusted-root` output)')
+    .action((file: string, flags: VerifyFlags) => {
       if (!existsSync(file)) throw new UsageError(`no such bundle: ${file}`);
+      const policy = trustPolicy(flags);
       const print = (line: string) => process.stdout.write(`${line}\n`);
-      let checks: Check[];
+      let result: BundleVerification;
       try {
-        checks = verifyBundle(readBundle(file));
+        result = certifyBundle(readBundle(file), policy);
       } catch (error) {
-        checks = [{ ok: false, what: `the bundle is a readable tar.gz archive (${(error as Error).message})` }];
+        result = { status: 'invalid', checks: [{ ok: false, what: `the bundle is a readable tar.gz archive (${(error as Error).message})` }], attestation: { signed: false, signatureVerified: false }, notCertifiedBecause: [] };
       }
-      for (const c of checks) print(`${c.ok ? '✓' : '✗'} ${c.what}`);
-      const failed = checks.filter((c) => !c.ok).length;
-      print(failed === 0 ? `VALID: ${checks.length} checks hold (${file})` : `INVALID: ${failed} of ${checks.length} checks failed (${file})`);
-      setExit(failed === 0 ? EXIT.ok : EXIT.failed);
+      for (const c of result.checks) print(`${c.ok ? '✓' : '✗'} ${c.what}`);
+      printStatement(result, print);
+      const failed = result.checks.filter((c) => !c.ok).length;
+      if (result.status === 'invalid') print(`INVALID: ${failed} of ${result.checks.length} checks failed (${file})`);
+      else if (result.status === 'certified') print(`CERTIFIED: signed by ${result.attestation.signer}, certification-grade, conformant; ${result.checks.length} checks hold (${file})`);
+      else print(`NOT CERTIFIED: ${result.checks.length} checks hold, but ${result.notCertifiedBecause.join('; ')} (${file})`);
+      setExit(result.status === 'certified' ? EXIT.ok : result.status === 'invalid' ? EXIT.failed : EXIT.incomplete);
     });
+}
+
+/** What the bundle claims, once its checks have run: signer, target, verdict, certification grade and reasons. */
+function printStatement(result: BundleVerification, print: (line: string) => void): void {
+  const report = result.report;
+  if (!report?.summary || !report.target) return;
+  print('');
+  print(`Signed by:      ${signedBy(result.attestation)}`);
+  print(`Target:         ${report.target.embeddedReference ? `embedded reference (${report.target.baseUrl})` : report.target.baseUrl}${report.target.faults?.length ? ` with fault(s) ${report.target.faults.join(', ')}` : ''}`);
+  print(`Suite:          ${report.suite?.name} ${report.suite?.version}${report.suite?.commit ? ` (commit ${report.suite.commit.slice(0, 12)}${report.suite.dirty ? ', uncommitted changes' : ''})` : ''}, spec ${report.spec?.version}`);
+  const unverified = report.summary.unverifiedMust?.length ?? 0;
+  print(`Verdict:        ${report.summary.verdict}${unverified > 0 ? ` (${unverified} MUST rule(s) not verified)` : ''}`);
+  const certification = report.certification;
+  print(`Certification-grade: ${certification?.certificationGrade ? 'yes' : 'no'}`);
+  for (const r of certification?.reasons ?? []) print(`  - ${r.text}`);
+  print('');
+}
+
+function signedBy(a: BundleVerification['attestation']): string {
+  if (!a.signed) return 'nobody (unsigned)';
+  if (a.signatureVerified) return a.signer!;
+  return a.signatureChecked ? 'NOT the given key or identity: the signature does not verify' : 'not checked (no --public-key or --certificate-identity given)';
+}
+
+function trustPolicy(flags: VerifyFlags): TrustPolicy {
+  const keyless = flags.certificateIdentity !== undefined || flags.certificateOidcIssuer !== undefined || flags.trustedRoot !== undefined;
+  if (flags.publicKey && keyless) throw new UsageError('--public-key checks a key signature; --certificate-identity/--certificate-oidc-issuer/--trusted-root a keyless one: give one or the other');
+  try {
+    if (flags.publicKey) return { kind: 'key', publicKey: readPublicKey(flags.publicKey) };
+    if (!keyless) return { kind: 'none' };
+    if (!flags.certificateIdentity || !flags.certificateOidcIssuer) throw new UsageError('keyless verification needs both --certificate-identity and --certificate-oidc-issuer');
+    if (!flags.trustedRoot) throw new UsageError('keyless verification needs --trusted-root FILE: the Sigstore trusted root (`gh attestation trusted-root > trusted_root.jsonl`)');
+    return { kind: 'identity', subjectAlternativeName: flags.certificateIdentity, issuer: flags.certificateOidcIssuer, trustedRoots: readTrustedRoots(flags.trustedRoot) };
+  } catch (error) {
+    if (error instanceof TrustPolicyError) throw new UsageError(error.message);
+    throw error;
+  }
 }

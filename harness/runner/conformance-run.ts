@@ -1,5 +1,5 @@
 // One conformance run: target (given or embedded) → pre-flight → suites (× --repeat) → final sweep → verdicts →
-// expectations → report artifacts. Exit 0 conformant (or as expected), 1 otherwise, 2 when the target is unreachable.
+// expectations → certification → report artifacts. Exit codes: see verdictExitCode and README § exit codes.
 import type { FaultName } from '../../reference/index.ts';
 import type { Settings } from '../../config/settings.ts';
 import { compareWithExpectations, loadExpectations, type Expectations } from '../expectations/expectations.ts';
@@ -7,9 +7,10 @@ import { ApiClient, ExchangeFailed } from '../http/api-client.ts';
 import { redactorFor } from '../../report/redactor.ts';
 import { closeTransport } from '../http/transport.ts';
 import { allureResultsDir } from '../../report/allure-report.ts';
-import { buildReport, type ConformanceReport, type ExpectationOutcome } from '../../report/conformance-report.ts';
+import { assessCertification } from '../../report/certification.ts';
+import { buildReport, verdictExitCode, type ConformanceReport, type ExpectationOutcome } from '../../report/conformance-report.ts';
 import { computeVerdicts } from '../../report/verdicts.ts';
-import { writeReports } from '../../report/write-reports.ts';
+import { writeConfiguration, writeReports } from '../../report/write-reports.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import { startContainerTarget, type ContainerSettings, type ContainerTarget } from './container-target.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from './embedded-target.ts';
@@ -26,7 +27,7 @@ export interface RunIo {
 export interface RunOutcome {
   report: ConformanceReport;
   reportFile: string;
-  exitCode: 0 | 1 | 2;
+  exitCode: 0 | 1 | 2 | 3;
   expectations?: ExpectationOutcome;
   /** With --repeat: rules whose verdict was not the same in every run. */
   unstable: { id: string; verdicts: string[] }[];
@@ -69,7 +70,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     if (sweep.removed.length > 0) io.log(`Final sweep removed ${sweep.removed.length} leftover resource(s) carrying the run prefix ${profile.runPrefix}`);
     for (const leak of sweep.remaining) io.log(`LEAK: ${leak}`);
 
-    const verdictsPerRun = runs.map((run) => computeVerdicts(run.records, settings.features, profile.skips));
+    const verdictsPerRun = runs.map((run) => computeVerdicts(run.records, settings.features, profile.skips, profile.rules));
     const unstable = verdictsPerRun[0]!
       .map((rule, index) => ({ id: rule.id, verdicts: verdictsPerRun.map((v) => v[index]!.verdict as string) }))
       .filter((rule) => new Set(rule.verdicts).size > 1);
@@ -89,10 +90,13 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     if (settings.run.repeat > 1) report.repeat = { runs: settings.run.repeat, unstable };
     const compared = expectations ? compareWithExpectations(report, expectations) : undefined;
     if (compared) report.expectations = compared;
+    report.certification = assessCertification(report, settings.run);
     const reportFile = writeReports(settings.run.reportDir, report, last.records, redactorFor(profile)).conformanceJson;
+    writeConfiguration(settings.run.reportDir, settings);
 
-    const passed = compared ? compared.unexpected.length === 0 && report.errors.length === 0 : report.summary.verdict === 'conformant';
-    const exitCode = unreachable ? 2 : passed && unstable.length === 0 ? 0 : 1;
+    // A baseline decides the exit on its own terms: known gaps exit 0, surprises 1 (the report keeps the honest verdict).
+    const judged = compared ? (compared.unexpected.length === 0 && report.errors.length === 0 ? 0 : 1) : verdictExitCode(report, settings.run.loadFollows);
+    const exitCode = unreachable ? 2 : unstable.length > 0 ? 1 : judged;
     return { report, reportFile, exitCode, unstable, ...(compared ? { expectations: compared } : {}) };
   } finally {
     await closeTransport();

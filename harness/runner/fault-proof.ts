@@ -2,16 +2,13 @@
 // on, and checks those rules come out `fail` (MUST) or `warn` (SHOULD/INFO); against the clean reference no rule
 // may fail. One vitest session serves every run, so the proof costs test time, not start-up time.
 import { FAULTS, type FaultName } from '../../reference/index.ts';
-import { REQUIREMENTS, requirement, type RuleId } from '../../requirements/index.ts';
+import { LOAD_VERIFIED_RULES, REQUIREMENTS, requirement, type RuleId } from '../../requirements/index.ts';
 import type { Settings } from '../../config/settings.ts';
 import { closeTransport } from '../http/transport.ts';
 import { computeVerdicts, type RuleVerdict, type Verdict } from '../../report/verdicts.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 import { toProfile } from './profile.ts';
 import { SuiteSession } from './run-suites.ts';
-
-/** Rules verified by the load harness (test/load), not by the functional suites. */
-export const LOAD_VERIFIED_RULES: readonly RuleId[] = ['RL-05'];
 
 export interface FaultRow {
   fault: FaultName;

@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { buildReport, writeReport, type ConformanceReport } from '../../report/conformance-report.ts';
+import { buildReport, verdictExitCode, writeReport, type ConformanceReport } from '../../report/conformance-report.ts';
+import { REQUIREMENTS } from '../../requirements/index.ts';
+import { record } from '../report/sample-report.ts';
 import { computeVerdicts } from '../../report/verdicts.ts';
 import { mergeIntoReport, mergeReport } from '../../load/merge-into-report.ts';
 import type { LoadRuleVerdict } from '../../load/verdict/judge.ts';
@@ -11,15 +13,10 @@ import type { LoadRuleVerdict } from '../../load/verdict/judge.ts';
 const dir = mkdtempSync(join(tmpdir(), 'load-merge-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const base = { target: { baseUrl: 'http://127.0.0.1:1', embeddedReference: true, faults: [] }, startedAt: new Date(0), finishedAt: new Date(1000), leaks: [], errors: [] };
+
 function report(rateLimiting = true): ConformanceReport {
-  return buildReport({
-    target: { baseUrl: 'http://127.0.0.1:1', embeddedReference: true, faults: [] },
-    startedAt: new Date(0),
-    finishedAt: new Date(1000),
-    requirements: computeVerdicts([], { idempotency: true, rateLimiting }),
-    leaks: [],
-    errors: [],
-  });
+  return buildReport({ ...base, requirements: computeVerdicts([], { idempotency: true, rateLimiting }) });
 }
 
 const test_ = (name: string, status: 'passed' | 'failed') => ({ name: `load trigger-limit (node): ${name} [RL-05]`, status, durationMs: 10 });
@@ -44,7 +41,23 @@ describe('merge of load verdicts into conformance.json', () => {
     const rl05 = twice.requirements.find((r) => r.id === 'RL-05')!;
     expect(rl05.verdict).toBe('pass');
     expect(rl05.tests).toHaveLength(1);
-    expect(twice.summary.verdict).toBe('conformant');
+    expect(twice.summary.verdict).toBe('incomplete'); // every other MUST rule of this report is still not verified
+    expect(twice.summary.unverifiedMust.map((r) => r.id)).not.toContain('RL-05');
+  });
+
+  test('a run whose only unverified MUST rule is RL-05 is incomplete until the load merges, then conformant, keeping the rest', () => {
+    const records = REQUIREMENTS.filter((r) => r.id !== 'RL-05').map((r) => record([r.id], 'passed'));
+    const run = buildReport({ ...base, requirements: computeVerdicts(records, { idempotency: true, rateLimiting: true }) });
+    run.certification = { certificationGrade: false, reasons: [{ code: 'embedded-reference', text: 'x' }] };
+    run.expectations = { file: 'b.yaml', matched: 0, unexpected: [], unused: [] };
+    expect(run.summary).toMatchObject({ verdict: 'incomplete', unverifiedMust: [{ id: 'RL-05', verifiedByLoad: true }] });
+    expect([verdictExitCode(run), verdictExitCode(run, true)]).toEqual([3, 0]);
+    const merged = mergeReport(run, verdicts('passed'));
+    expect(merged.summary).toMatchObject({ verdict: 'conformant', unverifiedMust: [] });
+    expect(verdictExitCode(merged)).toBe(0);
+    expect(merged.certification).toEqual(run.certification);
+    expect(merged.expectations).toEqual(run.expectations);
+    expect(verdictExitCode(mergeReport(run, verdicts('failed')), true)).toBe(1);
   });
 
   test('rules of a target that declares rate limiting off stay not-applicable', () => {
@@ -55,7 +68,7 @@ describe('merge of load verdicts into conformance.json', () => {
   test('mergeIntoReport rewrites DIR/conformance.json and skips a missing one', () => {
     expect(mergeIntoReport(join(dir, 'absent'), verdicts('failed'))).toBeUndefined();
     writeReport(dir, report());
-    expect(mergeIntoReport(dir, verdicts('failed'))).toBe(join(dir, 'conformance.json'));
+    expect(mergeIntoReport(dir, verdicts('failed'))?.file).toBe(join(dir, 'conformance.json'));
     const onDisk = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
     expect(onDisk.requirements.find((r) => r.id === 'RL-05')!.verdict).toBe('fail');
   });

@@ -92,10 +92,10 @@ describe('certification bundle', () => {
     expect(failures(pack('passed.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(passed)]]))).join('\n')).toContain('every verdict fits its tests (not AUTH-03=pass)');
   });
 
-  it('verify-bundle exits 0 on a good bundle and 1 on a bad one', async () => {
+  it('verify-bundle exits 3 on an intact unsigned bundle (it certifies nothing) and 1 on a bad one', async () => {
     const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
-      expect(await main(['verify-bundle', writeBundle(join(dir, 'cli.tar.gz'), input())], {})).toBe(0);
+      expect(await main(['verify-bundle', writeBundle(join(dir, 'cli.tar.gz'), input())], {})).toBe(3);
       const files = bundleFiles(input());
       files.set(BUNDLE_FILES.report, '{}');
       expect(await main(['verify-bundle', pack('bad.tar.gz', files, false)], {})).toBe(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { junitXml } from '../../report/junit.ts';
+import { junitXml, withSummary } from '../../report/junit.ts';
 import { HOSTILE, sampleRecords, sampleReport } from './sample-report.ts';
 
 describe('junitXml', () => {
@@ -8,10 +8,10 @@ describe('junitXml', () => {
 
   it('has one testcase per test that ran, with rule and level properties', () => {
     const cases = xml.match(/<testcase /g) ?? [];
-    expect(cases).toHaveLength(3 + 1); // three tests (the deselected one is left out) + one run error
+    expect(cases).toHaveLength(3 + 1 + 1); // three tests (the deselected one is left out) + one run error + the summary
     expect(xml).toContain('<property name="rule" value="AUTH-03"/>');
     expect(xml).toContain('<property name="level" value="MUST"/>');
-    expect(xml).not.toContain('TRIG-01');
+    expect(xml).not.toMatch(/<testcase [^>]*TRIG-01/);
   });
 
   it('reports failures with their message, skips with their reason, run errors as errors', () => {
@@ -19,7 +19,7 @@ describe('junitXml', () => {
     expect(xml).toContain('curl -sS -i -X GET');
     expect(xml).toContain('<skipped message="not-verified: no restricted API key configured"/>');
     expect(xml).toContain('<error message="suites/x.test.ts: boom">');
-    expect(xml).toMatch(/<testsuites [^>]*tests="4" failures="1" errors="1" skipped="1"/);
+    expect(xml).toMatch(/<testsuites [^>]*tests="5" failures="2" errors="1" skipped="1"/);
   });
 
   it('escapes names and drops characters XML cannot carry', () => {
@@ -34,5 +34,23 @@ describe('junitXml', () => {
     withPassive[0]!.observations = [{ rule: 'ERR-01', checked: 4, violations: ['no timestamp'] }];
     const doc = junitXml(sampleReport(withPassive), withPassive);
     expect(doc).toMatch(/<testcase classname="passive checks" name="ERR-01: every exchange of the run \(4 checked\)"[^]*?<failure message="ERR-01 violated in recorded traffic"/);
+  });
+
+  it('carries the summary verdict and certification grade: failure when non-conformant, skipped when incomplete', () => {
+    expect(xml).toMatch(/<testcase classname="summary" name="summary verdict: non-conformant"[^]*?<property name="certification-grade" value="false"\/>[^]*?<failure message="non-conformant: 1 MUST rule failed · 1 run error"/);
+    const incomplete = sampleReport(records.filter((r) => r.state !== 'failed'));
+    expect(incomplete.summary.verdict).toBe('incomplete');
+    const doc = junitXml(incomplete, records);
+    expect(doc).toMatch(/<testcase classname="summary" name="summary verdict: incomplete"[^]*?<skipped message="incomplete: no MUST rule failed, but \d+ MUST rules were not verified/);
+    expect(doc).toContain('Certification-grade: no (3 reasons)');
+  });
+
+  it('withSummary redoes the summary and the totals after a load run merged its verdicts', () => {
+    const incomplete = sampleReport(records.filter((r) => r.state !== 'failed'));
+    const before = junitXml(incomplete, records);
+    const after = withSummary(before, { ...incomplete, summary: { ...incomplete.summary, verdict: 'non-conformant' } });
+    expect(after).toMatch(/<testsuites [^>]*tests="4" failures="2" errors="0" skipped="1"/);
+    expect(after.match(/classname="summary"/g)).toHaveLength(1);
+    expect(withSummary(after, incomplete)).toBe(before);
   });
 });

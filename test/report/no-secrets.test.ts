@@ -36,7 +36,7 @@ describe('no configured API key reaches any artifact or output', () => {
     // The AUTH and ENV suites: every key is sent, and ENV responses carry keys under this fault.
     outcome = await runConformance(settings, { log, onRecord: progressPrinter(log) }, ['suites/auth/unacceptable-keys', 'suites/auth/environment-isolation', 'suites/environments/']);
     printSummary(outcome.report, log);
-    log(`Bundle: ${writeBundleFromDir(dir, settings)}`);
+    log(`Bundle: ${await writeBundleFromDir(dir, { settings })}`);
     log(`Allure report: ${buildAllureReport(dir)}`);
   }, 240_000);
 

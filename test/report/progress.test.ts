@@ -33,7 +33,10 @@ describe('terminal progress', () => {
     expect(lines.find((l) => l.startsWith('AUTH'))!.split(/\s+/)).toEqual(['AUTH', '1', '1', '·', '4', '·', '6']);
     expect(lines.some((l) => l.startsWith('all '))).toBe(true);
     expect(lines).toContain(lines.find((l) => l.startsWith('FAIL AUTH-03 (MUST)')));
-    expect(lines.at(-2)).toMatch(/^NON-CONFORMANT: 1 passed, 1 failed, 1 not verified, 0 not applicable \(60\.0 s\)$/);
+    expect(lines.at(-3)).toBe('NON-CONFORMANT: 1 MUST rule failed');
+    expect(lines.at(-2)).toMatch(/^1 passed, 1 failed, 1 not verified, 0 not applicable \(60\.0 s\)$/);
+    expect(lines).toContain('Certification-grade: no (3 reasons)');
+    expect(lines).toContain('  - the target is the embedded reference implementation, not a candidate');
     expect(lines.at(-1)).toBe('tests: 1 passed, 1 failed, 1 skipped');
   });
 });

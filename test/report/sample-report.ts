@@ -1,4 +1,7 @@
 // A small conformance report and its records, for tests of the artifacts written from them.
+import { REQUIREMENTS } from '../../requirements/index.ts';
+import { DEFAULT_SETTINGS } from '../../config/settings.ts';
+import { assessCertification } from '../../report/certification.ts';
 import { computeVerdicts } from '../../report/verdicts.ts';
 import { buildReport, type ConformanceReport } from '../../report/conformance-report.ts';
 import type { TestRecord } from '../../report/test-record.ts';
@@ -32,7 +35,7 @@ export function sampleRecords(): TestRecord[] {
 }
 
 export function sampleReport(records = sampleRecords(), errors: string[] = []): ConformanceReport {
-  return buildReport({
+  const report = buildReport({
     target: { baseUrl: 'http://127.0.0.1:1', embeddedReference: true, faults: ['bearer-accepted'] },
     startedAt: new Date('2026-01-01T00:00:00Z'),
     finishedAt: new Date('2026-01-01T00:01:00Z'),
@@ -40,4 +43,25 @@ export function sampleReport(records = sampleRecords(), errors: string[] = []): 
     leaks: [],
     errors,
   });
+  report.certification = assessCertification(report, DEFAULT_SETTINGS.run);
+  return report;
+}
+
+/**
+ * A report that can back a certification: every rule passed against a candidate, from a released suite (an
+ * installed package: no checkout), with its certification grade assessed as a run would.
+ */
+export function certifiableReport(): ConformanceReport {
+  const records = REQUIREMENTS.map((r) => record([r.id], 'passed'));
+  const report = buildReport({
+    target: { baseUrl: 'https://candidate.example.test', embeddedReference: false, faults: [] },
+    startedAt: new Date('2026-01-01T00:00:00Z'),
+    finishedAt: new Date('2026-01-01T00:01:00Z'),
+    requirements: computeVerdicts(records, { idempotency: true, rateLimiting: true }),
+    leaks: [],
+    errors: [],
+  });
+  report.suite = { ...report.suite, commit: null, dirty: false, releaseTag: null };
+  report.certification = assessCertification(report, DEFAULT_SETTINGS.run);
+  return report;
 }

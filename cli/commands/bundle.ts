@@ -1,0 +1,37 @@
+// `conformance bundle`: packages (and signs) what `run` and a following `load` left in the report dir — the way
+// to certify a run whose RL-05 only the load verifies. Exit 0 written, 2 when the dir or the signing is not usable.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { resolveSettings } from '../../config/resolve-settings.ts';
+import { SigningError } from '../../report/sign-attestation.ts';
+import { ARTIFACTS, writeBundleFromDir } from '../../report/write-reports.ts';
+import { UsageError } from '../cli-error.ts';
+import { addSigningOptions, signingMethod, type SigningFlags } from '../signing-options.ts';
+
+interface BundleFlags extends SigningFlags {
+  reportDir?: string;
+  out?: string;
+}
+
+export function registerBundle(program: Command, env: Record<string, string | undefined>): void {
+  const command = program
+    .command('bundle')
+    .description('write the certification bundle of a report dir (after `run` and `load`), signed with --sign-key or --sign keyless')
+    .option('--report-dir <dir>', 'the report dir of a `conformance run` (default reports/)')
+    .option('--out <file>', 'where the bundle goes (default REPORT_DIR/conformance-bundle.tar.gz)');
+  addSigningOptions(command).action(async (flags: BundleFlags) => {
+    const dir = resolveSettings({ env, flags: { 'run.reportDir': flags.reportDir } }).run.reportDir;
+    const missing = [ARTIFACTS.conformanceJson, ARTIFACTS.junitXml, ARTIFACTS.configuration].filter((name) => !existsSync(join(dir, name)));
+    if (missing.length > 0) throw new UsageError(`--report-dir ${dir} holds no complete run (missing ${missing.join(', ')}): run \`conformance run --report-dir ${dir}\` first`);
+    const signing = signingMethod(flags, env);
+    try {
+      const file = await writeBundleFromDir(dir, { ...(flags.out ? { file: flags.out } : {}), ...(signing ? { signing } : {}) });
+      process.stdout.write(`Bundle: ${file}${signing ? ' (signed: attestation.sigstore.json)' : ' (unsigned: add --sign-key FILE or --sign keyless to certify)'}\n`);
+    } catch (error) {
+      if (error instanceof SigningError) throw new UsageError(`${error.message}; no bundle written`);
+      if (error instanceof SyntaxError) throw new UsageError(`--report-dir ${dir}: a report file is not JSON (${error.message}); no bundle written`);
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,42 @@
+// Whether a run can back a certification, and if not, every reason. Derived only from the report and the run's
+// settings, so `verify-bundle` recomputes it from the bundle's files and catches a flag edited by hand.
+import { isReleasedSuite } from './suite-info.ts';
+import type { Certification, CertificationReason, CertificationReasonCode, ConformanceReport } from './conformance-report.ts';
+
+/** The run options that bear on certification: `settings.run`, or the `run` section of a bundle's configuration.json. */
+export interface CertificationRunOptions {
+  rules?: readonly string[];
+  expectations?: string;
+  readOnly?: boolean;
+  /** `false` with `--no-drain` (issue 13 names the setting `run.drain`). */
+  drain?: boolean;
+}
+
+/** `summary.interrupted`: a run stopped before its end (issue 13's Ctrl-C handling sets it). */
+type ReportFacts = Pick<ConformanceReport, 'target' | 'suite' | 'leaks' | 'expectations'> & { summary: ConformanceReport['summary'] & { interrupted?: boolean } };
+
+export function assessCertification(report: ReportFacts, run: CertificationRunOptions): Certification {
+  const reasons: CertificationReason[] = [];
+  const add = (code: CertificationReasonCode, text: string) => reasons.push({ code, text });
+  const rules = run.rules ?? [];
+  if (rules.length > 0) add('rule-subset', `only a subset of the rules ran (--rules ${abbreviate(rules)})`);
+  if (run.expectations !== undefined || report.expectations) add('expectations-baseline', `an expectations baseline excused or skipped results (--expectations ${run.expectations ?? report.expectations?.file})`);
+  if (report.target.embeddedReference) add('embedded-reference', 'the target is the embedded reference implementation, not a candidate');
+  if (report.target.faults.length > 0) add('reference-fault', `deliberate fault(s) switched on in the reference: ${report.target.faults.join(', ')}`);
+  if (run.readOnly) add('read-only', '--read-only: every check that changes the target was left out');
+  if (run.drain === false) add('no-drain', '--no-drain: the rate-limit rules ran without draining the buckets first');
+  if (report.summary.interrupted) add('interrupted', 'the run was interrupted before every suite finished');
+  if (!isReleasedSuite(report.suite)) add('unreleased-suite', unreleased(report.suite));
+  if (report.leaks.length > 0) add('leaks', `${report.leaks.length} resource(s) the run created were left behind on the target`);
+  return { certificationGrade: reasons.length === 0, reasons };
+}
+
+function unreleased(suite: ReportFacts['suite']): string {
+  const at = `commit ${suite.commit?.slice(0, 12)}`;
+  if (suite.releaseTag === null) return `the suite is not a released version: ${at} is not tagged v${suite.version}${suite.dirty ? ' and has uncommitted changes' : ''}`;
+  return `the suite is not a released version: the checkout of ${suite.releaseTag} (${at}) has uncommitted changes`;
+}
+
+function abbreviate(ids: readonly string[]): string {
+  return ids.length <= 8 ? ids.join(',') : `${ids.slice(0, 8).join(',')},… (${ids.length} rules)`;
+}
