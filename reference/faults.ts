@@ -146,13 +146,22 @@ export const FAULTS = {
   'agent-id-null-rejected': { rules: ['TRIG-09'], description: '`agentId: null` is rejected with 422' },
   'context-rejected': { rules: ['TRIG-09'], description: 'A `context` object is rejected with 422' },
   'empty-to-processed': { rules: ['TRIG-10'], description: 'An empty `to` answers `processed`' },
+  // Crashes on input only generated requests reach: no suite test sends it, `conformance fuzz` must find it
+  'long-step-name-crash': { rules: ['WF-01'], provenBy: 'fuzz', description: 'A workflow with a step `name` over 120 characters crashes the handler (500)' },
+  'recipient-data-array-crash': { rules: ['TRIG-01'], provenBy: 'fuzz', description: 'A trigger whose subscriber object in `to` has `data` holding an array of objects crashes the handler (500)' },
+  'context-value-object-crash': { rules: ['PREF-01'], provenBy: 'fuzz', description: 'A preference update whose `context` has a value that is not a string crashes the handler (500)' },
   // VER
   'wrong-version-prefix': { rules: ['VER-01'], description: 'Trigger is served under /v2/events/trigger instead of /v1/events/trigger' },
   'workflows-under-v1': { rules: ['VER-01'], description: 'Workflow creation is served under /v1/workflows instead of /v2/workflows' },
   'regional-broken': { rules: ['VER-02'], description: 'The regional listener answers 404 to every request' },
-} as const satisfies Record<string, { rules: readonly RuleId[]; description: string }>;
+} as const satisfies Record<string, { rules: readonly RuleId[]; description: string; provenBy?: 'fuzz' }>;
 
 export type FaultName = keyof typeof FAULTS;
+
+/** Faults only generated input reaches: the fault proof runs `conformance fuzz` for them instead of the suites. */
+export function isFuzzFault(name: FaultName): boolean {
+  return (FAULTS[name] as { provenBy?: string }).provenBy === 'fuzz';
+}
 
 export function isFaultName(s: string): s is FaultName {
   return Object.prototype.hasOwnProperty.call(FAULTS, s);

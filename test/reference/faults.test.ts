@@ -318,6 +318,10 @@ const PROBES: Record<FaultName, Probe> = {
   'context-rejected': withT(async (c) => (await trig(c, { context: { tenant: 'acme' } })).status),
   'empty-to-processed': withT(async (c) => (await trig(c, { to: [] })).json.data.status),
 
+  'long-step-name-crash': p(async (c) => (await createWf(c, { steps: [{ name: 'n'.repeat(121), type: 'in_app' }] })).status),
+  'recipient-data-array-crash': withT(async (c) => (await trig(c, { to: [{ subscriberId: 'd1', data: { rows: [{}] } }] })).status),
+  'context-value-object-crash': prefProbe(async (c) => (await prefs(c, { context: { tenant: { id: 'acme' } } })).status),
+
   'wrong-version-prefix': withT(async (c) => (await trig(c, {})).status),
   'workflows-under-v1': p(async (c) => (await createWf(c)).status),
   'regional-broken': p(async (c) => (await c.get('/v1/environments', { base: c.ref.regionalBaseUrl! })).status, { regional: true }),
