@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config-error.ts';
 import { SUITE_VERSION } from '../suite-info.ts';
 import { EXIT, UsageError } from './cli-error.ts';
+import { registerFuzz } from './commands/fuzz.ts';
 import { registerLoad } from './commands/load.ts';
 import { registerProve } from './commands/prove.ts';
 import { registerReference } from './commands/reference.ts';
@@ -25,6 +26,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
   registerVerifyBundle(program, (code) => (exitCode = code));
   registerProve(program, env, (code) => (exitCode = code));
   registerLoad(program, (code) => (exitCode = code));
+  registerFuzz(program, env, (code) => (exitCode = code));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -2,8 +2,7 @@
 // with passive checks over its traffic and failure messages that carry the rule and a reproducer.
 import { inject } from 'vitest';
 import { AREAS, requirement, type RuleId } from '../../requirements/index.ts';
-import { PASSIVE_CHECKS } from '../checks/passive-checks.ts';
-import { SCHEMA_CHECKED_RULES, schemaCheck } from '../checks/schema-checks.ts';
+import { EVERY_EXCHANGE_CHECKS } from '../checks/schema-checks.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { ExchangeFailed } from '../http/api-client.ts';
 import { attachExchanges } from '../report/allure-attachments.ts';
@@ -92,11 +91,9 @@ function disabledFeature(ids: RuleId[], profile: TargetProfile): string | undefi
   return undefined;
 }
 
-const ALL_CHECKS = [...PASSIVE_CHECKS, ...SCHEMA_CHECKED_RULES.map(schemaCheck)];
-
 function observe(exchanges: Exchange[], profile: TargetProfile): Observation[] {
   const observations: Observation[] = [];
-  for (const check of ALL_CHECKS) {
+  for (const check of EVERY_EXCHANGE_CHECKS) {
     const relevant = exchanges.filter((e) => e.status !== undefined && check.applies(e, profile.features));
     if (relevant.length === 0) continue;
     const violations: string[] = [];
