@@ -24,7 +24,7 @@ export const DEFAULT_SEED = 1;
 /** Generated requests per operation and mode. */
 export const DEFAULT_BUDGET = 100;
 /** Requests one finding's shrinking may send before fast-check keeps the smallest request found so far. */
-export const SHRINK_REQUEST_LIMIT = 2000;
+export const SHRINK_REQUEST_LIMIT = 500;
 /** Distinct findings per operation and mode before the fuzzer moves on. */
 const MAX_FINDINGS_PER_MODE = 5;
 /** Generated bodies above this size are discarded: they would test the body limit (ERR-05), not the schema. */

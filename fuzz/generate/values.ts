@@ -24,7 +24,8 @@ export function text({ minLength = 0, maxLength }: LengthBounds = {}): Arbitrary
   add(2, 'grapheme-composite', 0, 24);
   add(1, 'binary', 0, 24);
   // long strings: columns, buffers and indexes have length limits nobody wrote down
-  add(1, fc.constantFrom('a', 'é', '中', '🙂', ' ', '-'), 100, 1_000);
+  const long = { lo: Math.max(minLength, 100), hi: Math.min(maxLength ?? 1_000, 1_000) };
+  if (long.lo <= long.hi) branches.push({ weight: 1, arbitrary: repeated(long.lo, long.hi) });
   // the bounds themselves
   if (maxLength !== undefined) add(1, 'grapheme-ascii', maxLength, maxLength);
   if (minLength > 0) add(1, 'grapheme-ascii', minLength, minLength);
@@ -32,6 +33,18 @@ export function text({ minLength = 0, maxLength }: LengthBounds = {}): Arbitrary
   const special = SPECIAL_STRINGS.filter(fits);
   if (special.length > 0) branches.push({ weight: 1, arbitrary: fc.constantFrom(...special) });
   return fc.oneof({ withCrossShrink: true }, ...branches);
+}
+
+/**
+ * `lo`..`hi` code points made of a short repeated chunk (ASCII, accents, CJK, emoji): shrinking works on the chunk
+ * and the length, a few steps each, instead of one request per character.
+ */
+function repeated(lo: number, hi: number): Arbitrary<string> {
+  const chunk = fc.string({ unit: fc.constantFrom('a', 'Z', '0', 'é', '中', '🙂', ' ', '-', '\u0301'), minLength: 1, maxLength: 8 });
+  return fc.tuple(chunk, fc.integer({ min: lo, max: hi })).map(([c, n]) => {
+    const points = [...c];
+    return Array.from({ length: n }, (_, i) => points[i % points.length]).join('');
+  });
 }
 
 /** Keys of free-form objects: short, sometimes unicode, sometimes empty or dotted. */

@@ -1,7 +1,7 @@
 // Proof of power: runs the tests of the rules each reference fault breaks against the reference with that fault
 // on, and checks those rules come out `fail` (MUST) or `warn` (SHOULD/INFO); against the clean reference no rule
 // may fail. One vitest session serves every run, so the proof costs test time, not start-up time.
-import { FAULTS, type FaultName } from '../../reference/index.ts';
+import { FAULTS, isFuzzFault, type FaultName } from '../../reference/index.ts';
 import { REQUIREMENTS, requirement, type RuleId } from '../../requirements/index.ts';
 import type { Settings } from '../config/settings.ts';
 import { closeTransport } from '../http/transport.ts';
@@ -20,6 +20,20 @@ export interface FaultRow {
   rules: { id: RuleId; level: string; verdict: Verdict | 'load-harness' }[];
   killed: boolean;
   durationMs: number;
+  /** Set for faults only generated input reaches: `conformance fuzz` (default seed and budget) proved them. */
+  provenBy?: 'fuzz';
+  /** The fuzz findings that name the fault's rules. */
+  evidence?: string[];
+}
+
+/**
+ * Proves the faults no suite test can reach (`provenBy: 'fuzz'` in the catalog) by fuzzing: a rule counts as broken
+ * when the fuzzer, with its default seed and budget, reports an error finding naming it.
+ */
+export interface FuzzProver {
+  /** Error findings against the clean reference on the operations these faults concern: each is a false positive. */
+  clean(faults: FaultName[]): Promise<string[]>;
+  withFault(fault: FaultName): Promise<{ broken: RuleId[]; evidence: string[] }>;
 }
 
 export interface FaultProof {
@@ -32,7 +46,7 @@ export interface FaultProof {
   errors: string[];
 }
 
-export async function proveFaults(settings: Settings, faults: FaultName[], log: (line: string) => void): Promise<FaultProof> {
+export async function proveFaults(settings: Settings, faults: FaultName[], log: (line: string) => void, fuzz?: FuzzProver): Promise<FaultProof> {
   const clean = await startEmbeddedTarget([]);
   const cleanProfile = toProfile(settings, clean);
   const session = await SuiteSession.open(cleanProfile);
@@ -47,7 +61,18 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
     for (const record of cleanRun.records) for (const rule of record.rules) (filesOf.get(rule) ?? filesOf.set(rule, new Set()).get(rule)!).add(record.file);
 
     const rows: FaultRow[] = [];
+    const fuzzFaults = faults.filter(isFuzzFault);
+    if (fuzzFaults.length > 0 && fuzz) {
+      log('Clean reference under `conformance fuzz` (the operations of the fuzz-only faults): no finding allowed');
+      errors.push(...(await fuzz.clean(fuzzFaults)).map((f) => `FALSE POSITIVE (fuzz, clean reference): ${f}`));
+    }
     for (const fault of faults) {
+      if (isFuzzFault(fault)) {
+        const row = await proveByFuzz(fault, fuzz);
+        rows.push(row);
+        log(`  ${row.killed ? '✓ killed  ' : '✗ SURVIVED'} ${fault.padEnd(34)} ${row.rules.map((r) => `${r.id}=${r.verdict}`).join(' ')} (by conformance fuzz)`);
+        continue;
+      }
       const started = Date.now();
       const rules = FAULTS[fault].rules as readonly RuleId[];
       const suiteRules = rules.filter((r) => !LOAD_VERIFIED_RULES.includes(r));
@@ -93,6 +118,21 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
     await closeTransport();
     await clean.reference.close().catch(() => undefined);
   }
+}
+
+async function proveByFuzz(fault: FaultName, fuzz: FuzzProver | undefined): Promise<FaultRow> {
+  const started = Date.now();
+  const rules = FAULTS[fault].rules as readonly RuleId[];
+  const { broken, evidence } = fuzz ? await fuzz.withFault(fault) : { broken: [], evidence: ['no fuzz prover was given to the fault proof'] };
+  return {
+    fault,
+    description: FAULTS[fault].description,
+    rules: rules.map((id) => ({ id, level: requirement(id).level, verdict: broken.includes(id) ? 'fail' : 'not-verified' })),
+    killed: rules.every((id) => broken.includes(id)),
+    durationMs: Date.now() - started,
+    provenBy: 'fuzz',
+    evidence,
+  };
 }
 
 /** A MUST rule is caught by `fail`, or by `warn` when what broke is a SHOULD-level case of it (AUTH-03's bare key). */
