@@ -38,7 +38,8 @@ const levelOf = (rule: RuleId): Level | undefined => ({ MUST: 'error', SHOULD: '
 export function judge({ target, mode, sent, broken, res, features }: Answer): Problem[] {
   const status = res.status;
   const problems: Problem[] = [];
-  const add = (rule: RuleId | FuzzTag, level: Level | undefined, message: string) => level && problems.push({ rule, level, message });
+  // one problem per rule: the passive check and the schema check of ERR-01 see the same broken body
+  const add = (rule: RuleId | FuzzTag, level: Level | undefined, message: string) => level && !problems.some((p) => p.rule === rule) && problems.push({ rule, level, message });
   const what = mode === 'valid' ? 'a valid request' : `an invalid request (${describeBroken(broken)})`;
 
   // 503 is the listed overload answer (RL-10 checks its Retry-After); every other 5xx is a crash

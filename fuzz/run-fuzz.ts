@@ -8,7 +8,7 @@ import { Cleanup, type Leak } from '../harness/conformance/cleanup.ts';
 import { IdFactory } from '../harness/conformance/ids.ts';
 import { Skip } from '../harness/conformance/skip.ts';
 import { ApiClient, ExchangeFailed, type ApiResponse } from '../harness/http/api-client.ts';
-import { toCurl, truncate } from '../harness/http/exchange.ts';
+import { toCurl, truncate, type Exchange } from '../harness/http/exchange.ts';
 import type { TargetProfile } from '../harness/target-profile.ts';
 import { createAjv } from '../schemas/ajv-factory.ts';
 import { registry } from '../schemas/registry.ts';
@@ -41,6 +41,8 @@ export interface FuzzOptions {
   /** `--operation` ids; empty: all eight. */
   operations: string[];
   log(line: string): void;
+  /** Sees every exchange (provisioning, fuzz requests, cleanup), already redacted. */
+  onExchange?: (exchange: Exchange) => void;
 }
 
 export interface Finding {
@@ -104,7 +106,7 @@ export class TargetUnreachable extends Error {}
 
 export async function runFuzz(profile: TargetProfile, options: FuzzOptions): Promise<FuzzResult> {
   const started = Date.now();
-  const api = new ApiClient(profile);
+  const api = new ApiClient(profile, options.onExchange);
   const selected = options.operations.length > 0 ? FUZZ_TARGETS.filter((t) => options.operations.includes(t.id)) : FUZZ_TARGETS;
   const deadline = options.timeS !== undefined ? started + options.timeS * 1000 : undefined;
   const findings: Finding[] = [];
