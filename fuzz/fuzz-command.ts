@@ -2,10 +2,10 @@
 // every finding printed with its minimal request and reproducer. Exit 0 nothing found, 1 findings, 2 usage/unreachable.
 import type { FaultName } from '../reference/index.ts';
 import type { Settings } from '../harness/config/settings.ts';
-import { ApiClient, ExchangeFailed } from '../harness/http/api-client.ts';
 import { closeTransport } from '../harness/http/transport.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../harness/runner/embedded-target.ts';
 import { toProfile } from '../harness/runner/profile.ts';
+import { unreachable } from '../harness/runner/reachability.ts';
 import type { TargetProfile } from '../harness/target-profile.ts';
 import { describeFinding, writeFuzzReport } from './fuzz-report.ts';
 import { runFuzz, TargetUnreachable, type FuzzResult } from './run-fuzz.ts';
@@ -41,9 +41,9 @@ export async function fuzzCommand(settings: Settings, options: FuzzCommandOption
     const faults = settings.reference.faults;
     log(`Target: ${embedded ? `embedded reference at ${profile.baseUrl}${faults.length ? ` with fault(s) ${faults.join(', ')}` : ''}` : profile.baseUrl}`);
     log(`Fuzz: seed ${options.seed}, ${options.timeS !== undefined ? `${options.timeS} s in all` : `${options.budget} generated requests per operation and mode`}, run prefix ${profile.runPrefix}`);
-    const unreachable = await preflight(profile);
-    if (unreachable) {
-      log(`conformance fuzz: ${unreachable}`);
+    const why = await unreachable(profile);
+    if (why) {
+      log(`conformance fuzz: target ${why}`);
       return { exitCode: 2 };
     }
     let result: FuzzResult;
@@ -66,18 +66,5 @@ export async function fuzzCommand(settings: Settings, options: FuzzCommandOption
   } finally {
     await closeTransport();
     await embedded?.reference.close();
-  }
-}
-
-/** One read-only request first: an unreachable target ends the run with a clear message, not a fuzz of timeouts. */
-async function preflight(profile: TargetProfile): Promise<string | undefined> {
-  const api = new ApiClient({ ...profile, timeouts: { ...profile.timeouts, requestMs: Math.min(profile.timeouts.requestMs, 5_000) } });
-  try {
-    await api.get('/v1/environments');
-    return undefined;
-  } catch (error) {
-    if (error instanceof ExchangeFailed && error.exchange.errorKind !== 'too-large') return `target unreachable (pre-flight GET /v1/environments): ${error.message}`;
-    if (error instanceof ExchangeFailed) return undefined;
-    throw error;
   }
 }

@@ -5,7 +5,7 @@ import fc, { type Arbitrary } from 'fast-check';
 import type { ValidateFunction } from 'ajv';
 import { Provisioner } from '../fixtures/provision.ts';
 import { Cleanup, type Leak } from '../harness/conformance/cleanup.ts';
-import { IdFactory } from '../harness/conformance/ids.ts';
+import { IdFactory, SequentialIdFactory } from '../harness/conformance/ids.ts';
 import { Skip } from '../harness/conformance/skip.ts';
 import { ApiClient, ExchangeFailed, type ApiResponse } from '../harness/http/api-client.ts';
 import { toCurl, truncate, type Exchange } from '../harness/http/exchange.ts';
@@ -94,14 +94,6 @@ export interface FuzzResult {
   durationMs: number;
 }
 
-/** Identifiers from a counter, not a random salt: the same seed and prefix give the same requests. */
-class SequentialIds extends IdFactory {
-  private n = 0;
-  override slug(label: string): string {
-    return `${this.runPrefix}-${label}-${++this.n}`;
-  }
-}
-
 export class TargetUnreachable extends Error {}
 
 export async function runFuzz(profile: TargetProfile, options: FuzzOptions): Promise<FuzzResult> {
@@ -116,7 +108,8 @@ export async function runFuzz(profile: TargetProfile, options: FuzzOptions): Pro
 
   for (const target of selected) {
     const cleanup = new Cleanup(api);
-    const ids = new SequentialIds(profile.runPrefix);
+    // a counter, not a random salt: the same seed and prefix give the same requests
+    const ids = new SequentialIdFactory(profile.runPrefix);
     const ctx = context(api, cleanup, ids, profile.runPrefix);
     const counts: OperationCounts = { operation: target.id, method: target.operation.method, template: target.operation.template };
     operations.push(counts);

@@ -150,17 +150,32 @@ export const FAULTS = {
   'long-step-name-crash': { rules: ['WF-01'], provenBy: 'fuzz', description: 'A workflow with a step `name` over 120 characters crashes the handler (500)' },
   'recipient-data-array-crash': { rules: ['TRIG-01'], provenBy: 'fuzz', description: 'A trigger whose subscriber object in `to` has `data` holding an array of objects crashes the handler (500)' },
   'context-value-object-crash': { rules: ['PREF-01'], provenBy: 'fuzz', description: 'A preference update whose `context` has a value that is not a string crashes the handler (500)' },
+  // Drift no rule names: the answers stay schema-valid and every rule holds, only `conformance diff` shows it
+  'severity-default-high': { rules: [], provenBy: 'diff', drift: 'create-workflow /severity', description: 'A workflow created without `severity` gets `high` instead of `none`' },
   // VER
   'wrong-version-prefix': { rules: ['VER-01'], description: 'Trigger is served under /v2/events/trigger instead of /v1/events/trigger' },
   'workflows-under-v1': { rules: ['VER-01'], description: 'Workflow creation is served under /v1/workflows instead of /v2/workflows' },
   'regional-broken': { rules: ['VER-02'], description: 'The regional listener answers 404 to every request' },
-} as const satisfies Record<string, { rules: readonly RuleId[]; description: string; provenBy?: 'fuzz' }>;
+} as const satisfies Record<string, Fault>;
+
+interface Fault {
+  rules: readonly RuleId[];
+  description: string;
+  /** How the fault proof shows the fault is caught: by the rules' suites (default), `conformance fuzz` or `conformance diff`. */
+  provenBy?: 'fuzz' | 'diff';
+  /** `diff` faults: the `<operation> <path>` where `conformance diff` must show a difference. */
+  drift?: string;
+}
 
 export type FaultName = keyof typeof FAULTS;
 
-/** Faults only generated input reaches: the fault proof runs `conformance fuzz` for them instead of the suites. */
-export function isFuzzFault(name: FaultName): boolean {
-  return (FAULTS[name] as { provenBy?: string }).provenBy === 'fuzz';
+export function provenBy(name: FaultName): 'suites' | 'fuzz' | 'diff' {
+  return (FAULTS[name] as Fault).provenBy ?? 'suites';
+}
+
+/** The `<operation> <path>` a drift fault changes (diff faults only). */
+export function driftOf(name: FaultName): string | undefined {
+  return (FAULTS[name] as Fault).drift;
 }
 
 export function isFaultName(s: string): s is FaultName {

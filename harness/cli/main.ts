@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config-error.ts';
 import { SUITE_VERSION } from '../suite-info.ts';
 import { EXIT, UsageError } from './cli-error.ts';
+import { registerDiff } from './commands/diff.ts';
 import { registerFuzz } from './commands/fuzz.ts';
 import { registerLoad } from './commands/load.ts';
 import { registerProve } from './commands/prove.ts';
@@ -27,6 +28,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
   registerProve(program, env, (code) => (exitCode = code));
   registerLoad(program, (code) => (exitCode = code));
   registerFuzz(program, env, (code) => (exitCode = code));
+  registerDiff(program, env, (code) => (exitCode = code));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -157,7 +157,7 @@ function createWorkflow(ctx: RequestContext) {
     validatePreferenceBlock(errs, prefs.user, 'preferences.user');
     validatePreferenceBlock(errs, prefs.workflow, 'preferences.workflow');
   }
-  const severity = optEnum(errs, b, 'severity', SEVERITIES) ?? 'none';
+  const severity = optEnum(errs, b, 'severity', SEVERITIES) ?? (app.has('severity-default-high') ? 'high' : 'none');
   let validator;
   if (payloadSchema) {
     const compiled = compilePayloadSchema(payloadSchema);
