@@ -43,11 +43,8 @@ export const DIFF_SEQUENCE: readonly DiffStep[] = [
   {
     operation: 'update-agent-integration',
     prepare: async ({ provision }) => {
-      const agent = await provision.agent();
-      const first = await provision.integration();
-      const second = await provision.integration();
-      const link = await provision.agentLink(agent.identifier, first.identifier);
-      return { method: 'PATCH', path: `/v1/agents/${enc(agent.identifier)}/integrations/${enc(link._id)}`, body: { integrationIdentifier: second.identifier } };
+      const { agent, link, other } = await provision.linkedAgent();
+      return { method: 'PATCH', path: `/v1/agents/${enc(agent)}/integrations/${enc(link._id)}`, body: { integrationIdentifier: other.identifier } };
     },
   },
   {

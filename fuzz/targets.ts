@@ -134,11 +134,8 @@ interface AgentLinkState {
 const updateAgentIntegration = target<AgentLinkState>(op('PATCH', '/v1/agents/{identifier}/integrations/{agentIntegrationId}'), {
   body: 'UpdateAgentIntegrationRequestDto',
   setup: async ({ provision }) => {
-    const agent = await provision.agent();
-    const linked = await provision.integration();
-    const other = await provision.integration();
-    const link = await provision.agentLink(agent.identifier, linked.identifier);
-    return { agent: agent.identifier, link: link._id, integrations: [linked.identifier, other.identifier] };
+    const { agent, link, linked, other } = await provision.linkedAgent();
+    return { agent, link: link._id, integrations: [linked.identifier, other.identifier] };
   },
   path: (s) => `/v1/agents/${enc(s.agent)}/integrations/${enc(s.link)}`,
   bind: (body, s, _ctx, skip) => rewriteAt(body, '/integrationIdentifier', (v) => pick(v, s.integrations), skip),
