@@ -4,7 +4,6 @@
 import { requirement, type RuleId } from '../requirements/index.ts';
 import { EVERY_EXCHANGE_CHECKS } from '../harness/checks/schema-checks.ts';
 import type { FeatureSettings } from '../harness/config/settings.ts';
-import type { Exchange } from '../harness/http/exchange.ts';
 import type { ApiResponse } from '../harness/http/api-client.ts';
 import type { Broken } from './generate/invalid.ts';
 import type { FuzzTarget, SentRequest } from './targets.ts';
@@ -78,4 +77,3 @@ export function signature(problem: Problem, status: number): string {
   return `${problem.rule} ${Math.floor(status / 100)}xx`;
 }
 
-export type { Exchange };
