@@ -39,7 +39,9 @@ export async function runSequence(profile: TargetProfile, steps: readonly DiffSt
           ...(request.body !== undefined ? { body: request.body } : {}),
           ...(request.query ? { query: request.query } : {}),
         });
-        answers.set(step.operation, { status: res.status, body: res.json === undefined ? res.text : unwrapData(res.json) });
+        // the side's own keys never reach a report, even where an answer carries them outside `apiKeys`
+        const text = api.redactor.body(res.text);
+        answers.set(step.operation, { status: res.status, body: res.json === undefined ? text : unwrapData(JSON.parse(text)) });
       } catch (error) {
         if (error instanceof Skip) answers.set(step.operation, { setup: error.reason.split('\n')[0]! });
         else if (error instanceof ExchangeFailed) answers.set(step.operation, { setup: `no answer: ${error.message}` });
