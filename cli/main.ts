@@ -4,7 +4,9 @@ import { ConfigError } from '../config/config-error.ts';
 import { SUITE_VERSION } from '../report/suite-info.ts';
 import { EXIT, UsageError } from './cli-error.ts';
 import { registerBundle } from './commands/bundle.ts';
+import { registerDiff } from './commands/diff.ts';
 import { registerExplain } from './commands/explain.ts';
+import { registerFuzz } from './commands/fuzz.ts';
 import { registerLoad } from './commands/load.ts';
 import { registerProve } from './commands/prove.ts';
 import { registerReference } from './commands/reference.ts';
@@ -29,6 +31,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
   registerProve(program, env, (code) => (exitCode = code));
   registerLoad(program, (code) => (exitCode = code));
   registerExplain(program, (code) => (exitCode = code));
+  registerFuzz(program, env, (code) => (exitCode = code));
+  registerDiff(program, env, (code) => (exitCode = code));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -146,13 +146,37 @@ export const FAULTS = {
   'agent-id-null-rejected': { rules: ['TRIG-09'], description: '`agentId: null` is rejected with 422' },
   'context-rejected': { rules: ['TRIG-09'], description: 'A `context` object is rejected with 422' },
   'empty-to-processed': { rules: ['TRIG-10'], description: 'An empty `to` answers `processed`' },
+  // Crashes on input only generated requests reach: no suite test sends it, `conformance fuzz` must find it
+  'long-step-name-crash': { rules: ['WF-01'], provenBy: 'fuzz', description: 'A workflow with a step `name` over 120 characters crashes the handler (500)' },
+  'recipient-data-array-crash': { rules: ['TRIG-01'], provenBy: 'fuzz', description: 'A trigger whose subscriber object in `to` has `data` holding an array of objects crashes the handler (500)' },
+  'context-value-object-crash': { rules: ['PREF-01'], provenBy: 'fuzz', description: 'A preference update whose `context` has a value that is not a string crashes the handler (500)' },
+  // Drift no rule names: the answers stay schema-valid and every rule holds, only `conformance diff` shows it
+  'severity-default-high': { rules: [], provenBy: 'diff', drift: 'create-workflow /severity', description: 'A workflow created without `severity` gets `high` instead of `none`' },
   // VER
   'wrong-version-prefix': { rules: ['VER-01'], description: 'Trigger is served under /v2/events/trigger instead of /v1/events/trigger' },
   'workflows-under-v1': { rules: ['VER-01'], description: 'Workflow creation is served under /v1/workflows instead of /v2/workflows' },
   'regional-broken': { rules: ['VER-02'], description: 'The regional listener answers 404 to every request' },
-} as const satisfies Record<string, { rules: readonly RuleId[]; description: string }>;
+} as const satisfies Record<string, Fault>;
+
+interface Fault {
+  rules: readonly RuleId[];
+  description: string;
+  /** How the fault proof shows the fault is caught: by the rules' suites (default), `conformance fuzz` or `conformance diff`. */
+  provenBy?: 'fuzz' | 'diff';
+  /** `diff` faults: the `<operation> <path>` where `conformance diff` must show a difference. */
+  drift?: string;
+}
 
 export type FaultName = keyof typeof FAULTS;
+
+export function provenBy(name: FaultName): 'suites' | 'fuzz' | 'diff' {
+  return (FAULTS[name] as Fault).provenBy ?? 'suites';
+}
+
+/** The `<operation> <path>` a drift fault changes (diff faults only). */
+export function driftOf(name: FaultName): string | undefined {
+  return (FAULTS[name] as Fault).drift;
+}
 
 export function isFaultName(s: string): s is FaultName {
   return Object.prototype.hasOwnProperty.call(FAULTS, s);

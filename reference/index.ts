@@ -18,7 +18,7 @@ import { subscriberRoutes } from './routes/subscribers.ts';
 import { topicRoutes } from './routes/topics.ts';
 import { workflowRoutes } from './routes/workflows.ts';
 
-export { FAULTS, type FaultName, isFaultName } from './faults.ts';
+export { FAULTS, type FaultName, driftOf, isFaultName, provenBy } from './faults.ts';
 
 export interface ReferenceOptions {
   port?: number;

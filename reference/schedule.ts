@@ -18,7 +18,8 @@ export function validateSchedule(errs: FieldErrors, value: unknown, opts: { chec
     return undefined;
   }
   const before = Object.keys(errs.errors).length;
-  if (typeof value.isEnabled !== 'boolean') errs.add(`${field}.isEnabled`, 'isEnabled must be a boolean value', value.isEnabled);
+  // why: no field of the request bodies is required beyond those the spec marks (RULES, wire conventions)
+  if (value.isEnabled !== undefined && typeof value.isEnabled !== 'boolean') errs.add(`${field}.isEnabled`, 'isEnabled must be a boolean value', value.isEnabled);
   let weekly: Schedule['weeklySchedule'];
   if (value.weeklySchedule !== undefined) {
     const ws = value.weeklySchedule;
@@ -35,7 +36,7 @@ export function validateSchedule(errs: FieldErrors, value: unknown, opts: { chec
           errs.add(f, `${day} must be an object`, d);
           continue;
         }
-        if (typeof d.isEnabled !== 'boolean') errs.add(`${f}.isEnabled`, 'isEnabled must be a boolean value', d.isEnabled);
+        if (d.isEnabled !== undefined && typeof d.isEnabled !== 'boolean') errs.add(`${f}.isEnabled`, 'isEnabled must be a boolean value', d.isEnabled);
         const hours: { start: string; end: string }[] = [];
         if (d.hours !== undefined) {
           if (!Array.isArray(d.hours)) errs.add(`${f}.hours`, 'hours must be an array', d.hours);
@@ -51,10 +52,10 @@ export function validateSchedule(errs: FieldErrors, value: unknown, opts: { chec
               if (typeof h.start === 'string' && typeof h.end === 'string') hours.push({ start: h.start, end: h.end });
             });
         }
-        weekly[day] = { isEnabled: d.isEnabled === true, hours };
+        weekly[day] = { ...(typeof d.isEnabled === 'boolean' ? { isEnabled: d.isEnabled } : {}), hours };
       }
     }
   }
   if (Object.keys(errs.errors).length !== before) return undefined;
-  return { isEnabled: value.isEnabled as boolean, ...(weekly ? { weeklySchedule: weekly } : {}) };
+  return { ...(typeof value.isEnabled === 'boolean' ? { isEnabled: value.isEnabled } : {}), ...(weekly ? { weeklySchedule: weekly } : {}) };
 }

@@ -42,8 +42,8 @@ export interface Workflow {
 }
 
 export interface Schedule {
-  isEnabled: boolean;
-  weeklySchedule?: Record<string, { isEnabled: boolean; hours: { start: string; end: string }[] }>;
+  isEnabled?: boolean;
+  weeklySchedule?: Record<string, { isEnabled?: boolean; hours: { start: string; end: string }[] }>;
 }
 
 export interface WorkflowPreference {

@@ -59,3 +59,13 @@ export function optEnum<T extends string>(errs: FieldErrors, obj: Record<string,
   }
   return v as T;
 }
+
+/** A `context` map: string keys to a string or an object (the two forms the request schemas allow). */
+export function optContext(errs: FieldErrors, obj: Record<string, unknown>, field: string, prefix = ''): Record<string, unknown> | undefined {
+  const map = optObject(errs, obj, field, prefix);
+  if (!map) return undefined;
+  for (const [key, value] of Object.entries(map)) {
+    if (typeof value !== 'string' && !isPlainObject(value)) errs.add(`${prefix}${field}.${key}`, `${field} values must be a string or an object`, value);
+  }
+  return map;
+}

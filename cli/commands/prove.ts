@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { FAULTS, type FaultName } from '../../reference/index.ts';
 import { resolveSettings } from '../../config/resolve-settings.ts';
+import { diffProver } from '../../diff/diff-proof.ts';
+import { fuzzProver } from '../../fuzz/fuzz-proof.ts';
 import { proveFaults } from '../../harness/runner/fault-proof.ts';
 import { collect } from '../options.ts';
 import { parseFaults } from './reference.ts';
@@ -19,7 +21,7 @@ export function registerProve(program: Command, env: Record<string, string | und
       const settings = resolveSettings({ env, flags: { 'run.reportDir': opts.reportDir } });
       const print = (line: string) => process.stdout.write(`${line}\n`);
       const started = Date.now();
-      const proof = await proveFaults(settings, faults, print);
+      const proof = await proveFaults(settings, faults, print, { fuzz: fuzzProver(settings), diff: diffProver(settings) });
       mkdirSync(opts.reportDir, { recursive: true });
       const file = join(opts.reportDir, 'fault-proof.json');
       writeFileSync(file, `${JSON.stringify(proof, null, 2)}\n`);

@@ -5,10 +5,10 @@ import { checkResponse } from '../../schemas/response-check.ts';
 import type { ResponseSchema } from '../../schemas/route-map.ts';
 import { formatViolation } from '../../schemas/violations.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { responseJson, type PassiveCheck } from './passive-checks.ts';
+import { PASSIVE_CHECKS, responseJson, type PassiveCheck } from './passive-checks.ts';
 
 /** Route-map operation (its `source`) → the rule whose text requires that response shape. */
-const RULE_OF_OPERATION: Record<string, RuleId> = {
+export const RULE_OF_OPERATION: Record<string, RuleId> = {
   'create workflow': 'WF-01',
   'update agent integration': 'AGI-01',
   'delete topic subscriptions': 'TS-01',
@@ -58,3 +58,6 @@ export function schemaCheck(rule: RuleId): PassiveCheck {
 }
 
 export const SCHEMA_CHECKED_RULES: readonly RuleId[] = [...new Set<RuleId>([...Object.values(RULE_OF_OPERATION), 'TRIG-06', 'ERR-01', 'ERR-02', 'RL-04'])];
+
+/** Every check that holds for every exchange: the passive checks and the schema check of each rule that promises a shape. */
+export const EVERY_EXCHANGE_CHECKS: readonly PassiveCheck[] = [...PASSIVE_CHECKS, ...SCHEMA_CHECKED_RULES.map(schemaCheck)];

@@ -13,3 +13,13 @@ export class IdFactory {
     return `${this.runPrefix}-${label}-${this.salt}-${this.counter}`;
   }
 }
+
+/** Identifiers from a counter alone, no random salt: two runs with one prefix name everything alike (fuzz, diff). */
+export class SequentialIdFactory extends IdFactory {
+  private n = 0;
+
+  override slug(label: string): string {
+    this.n += 1;
+    return `${this.runPrefix}-${label}-${this.n}`;
+  }
+}

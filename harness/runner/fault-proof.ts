@@ -1,7 +1,7 @@
 // Proof of power: runs the tests of the rules each reference fault breaks against the reference with that fault
 // on, and checks those rules come out `fail` (MUST) or `warn` (SHOULD/INFO); against the clean reference no rule
 // may fail. One vitest session serves every run, so the proof costs test time, not start-up time.
-import { FAULTS, type FaultName } from '../../reference/index.ts';
+import { FAULTS, provenBy, type FaultName } from '../../reference/index.ts';
 import { LOAD_VERIFIED_RULES, REQUIREMENTS, requirement, type RuleId } from '../../requirements/index.ts';
 import type { Settings } from '../../config/settings.ts';
 import { closeTransport } from '../http/transport.ts';
@@ -17,6 +17,33 @@ export interface FaultRow {
   rules: { id: RuleId; level: string; verdict: Verdict | 'load-harness' }[];
   killed: boolean;
   durationMs: number;
+  /** Set for faults no suite test reaches: `conformance fuzz` (default seed and budget) or `conformance diff` proved them. */
+  provenBy?: 'fuzz' | 'diff';
+  /** The findings or differences that show the fault. */
+  evidence?: string[];
+}
+
+/**
+ * Proves the faults no suite test can reach (`provenBy: 'fuzz'` in the catalog) by fuzzing: a rule counts as broken
+ * when the fuzzer, with its default seed and budget, reports an error finding naming it.
+ */
+export interface FuzzProver {
+  /** Error findings against the clean reference on the operations these faults concern: each is a false positive. */
+  clean(faults: FaultName[]): Promise<string[]>;
+  withFault(fault: FaultName): Promise<{ broken: RuleId[]; evidence: string[] }>;
+}
+
+/** Proves drift faults (`provenBy: 'diff'`): `conformance diff` of the reference with the fault against the clean one. */
+export interface DiffProver {
+  /** Differences between two clean references: each is a false positive. */
+  clean(): Promise<string[]>;
+  /** The differences `conformance diff` shows with the fault on (`<operation> <path>: …`). */
+  withFault(fault: FaultName): Promise<string[]>;
+}
+
+export interface OtherProvers {
+  fuzz?: FuzzProver;
+  diff?: DiffProver;
 }
 
 export interface FaultProof {
@@ -29,7 +56,7 @@ export interface FaultProof {
   errors: string[];
 }
 
-export async function proveFaults(settings: Settings, faults: FaultName[], log: (line: string) => void): Promise<FaultProof> {
+export async function proveFaults(settings: Settings, faults: FaultName[], log: (line: string) => void, provers: OtherProvers = {}): Promise<FaultProof> {
   const clean = await startEmbeddedTarget([]);
   const cleanProfile = toProfile(settings, clean);
   const session = await SuiteSession.open(cleanProfile);
@@ -44,7 +71,23 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
     for (const record of cleanRun.records) for (const rule of record.rules) (filesOf.get(rule) ?? filesOf.set(rule, new Set()).get(rule)!).add(record.file);
 
     const rows: FaultRow[] = [];
+    const fuzzFaults = faults.filter((f) => provenBy(f) === 'fuzz');
+    if (fuzzFaults.length > 0 && provers.fuzz) {
+      log('Clean reference under `conformance fuzz` (the operations of the fuzz-only faults): no finding allowed');
+      errors.push(...(await provers.fuzz.clean(fuzzFaults)).map((f) => `FALSE POSITIVE (fuzz, clean reference): ${f}`));
+    }
+    if (faults.some((f) => provenBy(f) === 'diff') && provers.diff) {
+      log('Clean reference against a second clean reference under `conformance diff`: no difference allowed');
+      errors.push(...(await provers.diff.clean()).map((d) => `FALSE POSITIVE (diff, two clean references): ${d}`));
+    }
     for (const fault of faults) {
+      if (provenBy(fault) !== 'suites') {
+        const row = provenBy(fault) === 'fuzz' ? await proveByFuzz(fault, provers.fuzz) : await proveByDiff(fault, provers.diff);
+        rows.push(row);
+        const shown = row.provenBy === 'diff' ? `drift at ${row.evidence?.length ? row.evidence[0] : 'nothing'}` : row.rules.map((r) => `${r.id}=${r.verdict}`).join(' ');
+        log(`  ${row.killed ? '✓ killed  ' : '✗ SURVIVED'} ${fault.padEnd(34)} ${shown} (by conformance ${row.provenBy})`);
+        continue;
+      }
       const started = Date.now();
       const rules = FAULTS[fault].rules as readonly RuleId[];
       const suiteRules = rules.filter((r) => !LOAD_VERIFIED_RULES.includes(r));
@@ -90,6 +133,38 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
     await closeTransport();
     await clean.reference.close().catch(() => undefined);
   }
+}
+
+async function proveByFuzz(fault: FaultName, fuzz: FuzzProver | undefined): Promise<FaultRow> {
+  const started = Date.now();
+  const rules = FAULTS[fault].rules as readonly RuleId[];
+  const { broken, evidence } = fuzz ? await fuzz.withFault(fault) : { broken: [], evidence: ['no fuzz prover was given to the fault proof'] };
+  return {
+    fault,
+    description: FAULTS[fault].description,
+    rules: rules.map((id) => ({ id, level: requirement(id).level, verdict: broken.includes(id) ? 'fail' : 'not-verified' })),
+    killed: rules.every((id) => broken.includes(id)),
+    durationMs: Date.now() - started,
+    provenBy: 'fuzz',
+    evidence,
+  };
+}
+
+/** Killed when `conformance diff` shows a difference at exactly the place the catalog names. */
+async function proveByDiff(fault: FaultName, diff: DiffProver | undefined): Promise<FaultRow> {
+  const started = Date.now();
+  const drift = (FAULTS[fault] as { drift?: string }).drift ?? '(no drift named)';
+  const shown = diff ? await diff.withFault(fault) : [];
+  const at = shown.filter((d) => d.startsWith(`${drift}:`));
+  return {
+    fault,
+    description: FAULTS[fault].description,
+    rules: [],
+    killed: at.length > 0,
+    durationMs: Date.now() - started,
+    provenBy: 'diff',
+    evidence: diff ? (at.length > 0 ? at : shown) : ['no diff prover was given to the fault proof'],
+  };
 }
 
 /** A MUST rule is caught by `fail`, or by `warn` when what broke is a SHOULD-level case of it (AUTH-03's bare key). */

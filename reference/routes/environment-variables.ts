@@ -42,7 +42,8 @@ function list(ctx: RequestContext) {
   const search = ctx.query.get('search');
   if (search !== null) {
     const max = app.has('search-limit-off-by-one') ? MAX_SEARCH_LENGTH - 1 : MAX_SEARCH_LENGTH;
-    if (search.length > max && !app.has('search-length-unchecked')) {
+    // why: characters, not UTF-16 units (an emoji is one character), as JSON Schema and the deployed validator count
+    if ([...search].length > max && !app.has('search-length-unchecked')) {
       const errs = new FieldErrors();
       errs.add('search', `search must be shorter than or equal to ${MAX_SEARCH_LENGTH} characters`, search);
       errs.throwIfAny();

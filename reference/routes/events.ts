@@ -8,6 +8,7 @@ import { TRIGGER_MAX_BODY } from '../server.ts';
 import { checkBridgeUrl, type SsrfGuardOptions } from '../ssrf-guard.ts';
 import type { EnvironmentState } from '../store.ts';
 import { isPlainObject, nowIso } from '../util.ts';
+import { optContext, optObject, optString } from '../validate.ts';
 import { checkSubscriberShape, upsertSubscriber } from './subscribers.ts';
 
 export const MAX_RECIPIENTS = 100;
@@ -44,8 +45,7 @@ function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, errs: Fie
   let recipients: unknown[] = [];
   if (b.to === undefined || b.to === null) errs.add(prefix + 'to', 'to should not be empty');
   else if (Array.isArray(b.to)) recipients = b.to;
-  else if (typeof b.to === 'string' || isPlainObject(b.to)) recipients = [b.to];
-  else errs.add(prefix + 'to', 'to must be an array, a subscriberId or a subscriber object', b.to);
+  else errs.add(prefix + 'to', 'to must be an array of subscriberIds or subscriber objects', b.to);
   const cap = app.has('recipient-cap-off-by-one') ? MAX_RECIPIENTS - 1 : MAX_RECIPIENTS;
   const overCap = recipients.length > cap && !app.has('recipient-cap-off');
   if (overCap) errs.add(prefix + 'to', `to must contain no more than ${MAX_RECIPIENTS} recipients`, recipients.length);
@@ -65,8 +65,8 @@ function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, errs: Fie
   if (overCap && app.has('recipient-cap-partial')) {
     for (const r of recipients) if (isPlainObject(r) && typeof r.subscriberId === 'string') upsertSubscriber(ctx.env, r);
   }
-  if (b.payload !== undefined && b.payload !== null && !isPlainObject(b.payload)) errs.add(prefix + 'payload', 'payload must be an object', b.payload);
-  if (b.overrides !== undefined && !isPlainObject(b.overrides)) errs.add(prefix + 'overrides', 'overrides must be an object', b.overrides);
+  optObject(errs, b, 'payload', prefix);
+  if (b.overrides !== undefined) checkOverrides(errs, b.overrides, `${prefix}overrides`);
   if (b.bridgeUrl !== undefined && typeof b.bridgeUrl !== 'string') errs.add(prefix + 'bridgeUrl', 'bridgeUrl must be a string', b.bridgeUrl);
   if (b.transactionId !== undefined && (typeof b.transactionId !== 'string' || b.transactionId === '')) {
     errs.add(prefix + 'transactionId', 'transactionId must be a non-empty string', b.transactionId);
@@ -86,7 +86,8 @@ function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, errs: Fie
     if (!okTenant) errs.add(prefix + 'tenant', 'tenant must be a tenant identifier or a tenant object', b.tenant);
   }
   if (b.context !== undefined) {
-    if (!isPlainObject(b.context) || app.has('context-rejected')) errs.add(prefix + 'context', 'context must be an object', b.context);
+    if (app.has('context-rejected')) errs.add(prefix + 'context', 'context must be an object', b.context);
+    else optContext(errs, b, 'context', prefix);
   }
   if (Object.keys(errs.errors).length !== before) return undefined;
   return {
@@ -99,6 +100,29 @@ function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, errs: Fie
   };
 }
 
+/** `overrides`: maps of step, channel and provider settings, per-channel objects and a layout identifier. */
+function checkOverrides(errs: FieldErrors, v: unknown, field: string): void {
+  if (!isPlainObject(v)) return errs.add(field, 'overrides must be an object', v);
+  const layoutId = (o: Record<string, unknown>, f: string) => {
+    if (o.layoutId !== undefined && o.layoutId !== null && typeof o.layoutId !== 'string') errs.add(`${f}.layoutId`, 'layoutId must be a string or null', o.layoutId);
+  };
+  const mapOfObjects = (key: string, each?: (o: Record<string, unknown>, f: string) => void) => {
+    const map = optObject(errs, v, key, `${field}.`);
+    for (const [k, o] of Object.entries(map ?? {})) {
+      if (!isPlainObject(o)) errs.add(`${field}.${key}.${k}`, `${k} must be an object`, o);
+      else each?.(o, `${field}.${key}.${k}`);
+    }
+  };
+  mapOfObjects('steps', (o, f) => {
+    optObject(errs, o, 'providers', `${f}.`);
+    layoutId(o, f);
+  });
+  mapOfObjects('channels', layoutId);
+  mapOfObjects('providers');
+  for (const channel of ['email', 'push', 'sms', 'chat']) optObject(errs, v, channel, `${field}.`);
+  optString(errs, v, 'layoutIdentifier', `${field}.`);
+}
+
 /** The run's observable effects: upserted subscribers, lastTriggeredAt, recorded transactionId. */
 function applySideEffects(env: EnvironmentState, t: TriggerRequest, transactionId: string, wf?: { lastTriggeredAt: string | null; runs: number }): void {
   env.transactionIds.add(transactionId);
@@ -109,6 +133,10 @@ function applySideEffects(env: EnvironmentState, t: TriggerRequest, transactionI
     wf.runs++;
   }
   env.triggerRuns++;
+}
+
+function hasArrayOfObjectsInData(r: unknown): boolean {
+  return isPlainObject(r) && isPlainObject(r.data) && Object.values(r.data).some((v) => Array.isArray(v) && v.some(isPlainObject));
 }
 
 function ack(app: App, status: string, transactionId?: string): Record<string, unknown> {
@@ -151,6 +179,7 @@ function runTrigger(ctx: RequestContext, t: TriggerRequest): Record<string, unkn
     }
   }
   if (app.has('500-without-errorId') && '__crash' in payload) throw new Error('crash requested by payload.__crash');
+  if (app.has('recipient-data-array-crash') && t.recipients.some(hasArrayOfObjectsInData)) throw new Error('recipient data holds an array of objects');
 
   let transactionId = t.transactionId ?? randomUUID();
   if (t.transactionId !== undefined && app.has('transaction-id-not-echoed')) transactionId = randomUUID();

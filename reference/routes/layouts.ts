@@ -7,6 +7,10 @@ import { SLUG_PATTERN, isPlainObject, nowIso, objectId } from '../util.ts';
 import { reqString } from '../validate.ts';
 
 const STRING_FIELDS = ['_id', 'firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'lastOnlineAt'] as const;
+/** ISO-8601 date-time, as `lastOnlineAt` is typed (format date-time). */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
+/** The provider a preview names for a channel given without one: the in-app provider. */
+const DEFAULT_CHANNEL_PROVIDER = 'novu';
 const CREDENTIAL_STRINGS = ['webhookUrl', 'channel', 'alertUid', 'title', 'imageUrl', 'state', 'externalUrl'] as const;
 
 const DEFAULT_BODY = '<html><head><meta charset="utf-8"></head><body><div>{{content}}</div></body></html>';
@@ -93,6 +97,9 @@ function readLayout(ctx: RequestContext) {
 function validatePreviewSubscriber(errs: FieldErrors, s: Record<string, unknown>): void {
   const p = 'previewPayload.subscriber.';
   for (const f of STRING_FIELDS) if (s[f] !== undefined && typeof s[f] !== 'string') errs.add(p + f, `${f} must be a string`, s[f]);
+  if (typeof s.lastOnlineAt === 'string' && !(DATE_TIME.test(s.lastOnlineAt) && !Number.isNaN(Date.parse(s.lastOnlineAt)))) {
+    errs.add(p + 'lastOnlineAt', 'lastOnlineAt must be an ISO-8601 date-time', s.lastOnlineAt);
+  }
   if (s.isOnline !== undefined && typeof s.isOnline !== 'boolean') errs.add(p + 'isOnline', 'isOnline must be a boolean value', s.isOnline);
   if (s.__v !== undefined && typeof s.__v !== 'number') errs.add(p + '__v', '__v must be a number', s.__v);
   if (s.data !== undefined && !isPlainObject(s.data)) errs.add(p + 'data', 'data must be an object', s.data);
@@ -128,7 +135,7 @@ function preview(ctx: RequestContext) {
   const { app } = ctx;
   const b = objectBody(ctx);
   const errs = new FieldErrors();
-  if (b.controlValues !== undefined && b.controlValues !== null && !isPlainObject(b.controlValues)) errs.add('controlValues', 'controlValues must be an object', b.controlValues);
+  if (b.controlValues !== undefined && !isPlainObject(b.controlValues)) errs.add('controlValues', 'controlValues must be an object', b.controlValues);
   let given: Record<string, unknown> = {};
   if (b.previewPayload !== undefined) {
     if (!isPlainObject(b.previewPayload)) errs.add('previewPayload', 'previewPayload must be an object', b.previewPayload);
@@ -156,6 +163,10 @@ function preview(ctx: RequestContext) {
     data: {},
   };
   const subscriber = app.has('lp-subscriber-dropped') ? defaults : { ...defaults, ...given };
+  // why: the spec's preview example carries `providerId` on every channel, also where the request left it out
+  if (Array.isArray(subscriber.channels)) {
+    subscriber.channels = subscriber.channels.map((c) => ({ providerId: DEFAULT_CHANNEL_PROVIDER, ...(c as Record<string, unknown>) }));
+  }
   const controls = isPlainObject(b.controlValues) && isPlainObject(b.controlValues.email) ? b.controlValues.email : {};
   const template = typeof controls.body === 'string' ? controls.body : DEFAULT_BODY;
   const html = template

@@ -4,8 +4,8 @@ import { objectBody, ok } from '../context.ts';
 import { FieldErrors, notFound } from '../errors.ts';
 import { validateSchedule } from '../schedule.ts';
 import { CHANNELS, type Channel, type ChannelFlags, type EnvironmentState, type Subscriber, type Workflow, type WorkflowPreference } from '../store.ts';
-import { isPlainObject, nowIso } from '../util.ts';
-import { optObject, optString } from '../validate.ts';
+import { nowIso } from '../util.ts';
+import { optContext, optObject, optString } from '../validate.ts';
 import { allChannels } from './subscribers.ts';
 
 function workflowEntry(app: App, s: Subscriber, wf: Workflow): Record<string, unknown> {
@@ -50,7 +50,7 @@ function patchPreferences(ctx: RequestContext) {
     }
   }
   const workflowId = optString(errs, b, 'workflowId');
-  if (b.context !== undefined && !isPlainObject(b.context)) errs.add('context', 'context must be an object', b.context);
+  const context = optContext(errs, b, 'context');
   let schedule;
   const scheduleErrs = new FieldErrors();
   if (b.schedule !== undefined) schedule = validateSchedule(scheduleErrs, b.schedule, { checkHours: !app.has('schedule-24h-accepted') });
@@ -60,6 +60,7 @@ function patchPreferences(ctx: RequestContext) {
   const s = env.subscribers.get(ctx.params.subscriberId!);
   // PREF-05: an unknown subscriber gets 404
   if (!s) throw notFound(`Subscriber "${ctx.params.subscriberId}"`);
+  if (app.has('context-value-object-crash') && !errs.any && Object.values(context ?? {}).some((v) => typeof v !== 'string')) throw new Error('context value is not a string');
   let wf: Workflow | undefined;
   if (workflowId !== undefined) {
     wf = app.has('pref-slug-not-resolved') ? env.workflowsByKey.get(workflowId) : env.findWorkflow(workflowId);

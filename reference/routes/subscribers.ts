@@ -15,12 +15,28 @@ export function allChannels(value: boolean): ChannelFlags {
   return c;
 }
 
-/** Validates a subscriber object (trigger recipient, actor, create body); returns errors into `errs`. */
-export function checkSubscriberShape(errs: FieldErrors, o: Record<string, unknown>, prefix = ''): void {
+/**
+ * Validates a subscriber object (trigger recipient, actor, create body); returns errors into `errs`. `nullable`: a
+ * null profile field or `data` clears it (the create body); trigger recipients carry strings, as the spec types them.
+ */
+export function checkSubscriberShape(errs: FieldErrors, o: Record<string, unknown>, prefix = '', { nullable = false } = {}): void {
   reqString(errs, o, 'subscriberId', prefix);
-  for (const f of PROFILE_FIELDS) if (o[f] !== null) optString(errs, o, f, prefix);
-  if (o.data !== null) optObject(errs, o, 'data', prefix);
-  if (o.channels !== undefined && !Array.isArray(o.channels)) errs.add(prefix + 'channels', 'channels must be an array', o.channels);
+  for (const f of PROFILE_FIELDS) if (!(nullable && o[f] === null)) optString(errs, o, f, prefix);
+  if (!(nullable && o.data === null)) optObject(errs, o, 'data', prefix);
+  if (o.channels === undefined) return;
+  if (!Array.isArray(o.channels)) return errs.add(prefix + 'channels', 'channels must be an array', o.channels);
+  o.channels.forEach((c, i) => {
+    const f = `${prefix}channels[${i}].`;
+    if (!isPlainObject(c)) return errs.add(f.slice(0, -1), 'each channel must be an object', c);
+    optString(errs, c, 'integrationIdentifier', f);
+    const credentials = optObject(errs, c, 'credentials', f);
+    if (!credentials) return;
+    optString(errs, credentials, 'webhookUrl', `${f}credentials.`);
+    const tokens = credentials.deviceTokens;
+    if (tokens !== undefined && (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string'))) {
+      errs.add(`${f}credentials.deviceTokens`, 'each value in deviceTokens must be a string', tokens);
+    }
+  });
 }
 
 /** Creates or updates a subscriber from an already validated object. */
@@ -85,7 +101,7 @@ export function subscriberDto(ctx: { app: App; env: EnvironmentState }, s: Subsc
 function createSubscriber(ctx: RequestContext) {
   const b = objectBody(ctx);
   const errs = new FieldErrors();
-  checkSubscriberShape(errs, b);
+  checkSubscriberShape(errs, b, '', { nullable: true });
   errs.throwIfAny();
   const { subscriber } = upsertSubscriber(ctx.env, b);
   return ok(201, subscriberDto(ctx, subscriber));
@@ -112,7 +128,7 @@ function bulkCreate(ctx: RequestContext) {
       failed.push({ subscriberId: null, message: 'subscriber must be an object' });
       continue;
     }
-    checkSubscriberShape(e, s);
+    checkSubscriberShape(e, s, '', { nullable: true });
     if (e.any) {
       failed.push({ subscriberId: typeof s.subscriberId === 'string' ? s.subscriberId : null, message: Object.values(e.errors).flatMap((x) => x.messages).join('; ') });
       continue;

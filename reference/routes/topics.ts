@@ -147,12 +147,12 @@ function deleteSubscriptions(ctx: RequestContext) {
         errs.add('subscriptions', `subscriptions must contain no more than ${MAX_SUBSCRIPTION_ENTRIES} elements`);
       }
       b.subscriptions.forEach((e, i) => {
+        // why: both fields are optional (spec); an entry naming neither matches nothing and fails as an entry
         const ok =
           isPlainObject(e) &&
           (e.identifier === undefined || typeof e.identifier === 'string') &&
-          (e.subscriberId === undefined || typeof e.subscriberId === 'string') &&
-          (e.identifier !== undefined || e.subscriberId !== undefined);
-        if (!ok) errs.add(`subscriptions[${i}]`, 'each entry must be an object with identifier and/or subscriberId', e);
+          (e.subscriberId === undefined || typeof e.subscriberId === 'string');
+        if (!ok) errs.add(`subscriptions[${i}]`, 'each entry must be an object with an optional identifier and an optional subscriberId', e);
         else entries.push({ ...(e.identifier !== undefined ? { identifier: e.identifier as string } : {}), ...(e.subscriberId !== undefined ? { subscriberId: e.subscriberId as string } : {}) });
       });
     }
@@ -170,7 +170,6 @@ function deleteSubscriptions(ctx: RequestContext) {
       });
     }
   }
-  if (b.subscriptions === undefined && b.subscriberIds === undefined) errs.add('subscriptions', 'subscriptions or subscriberIds must be given');
   const t = errs.any && !overCap ? undefined : getTopic(ctx);
   if (errs.any) {
     // why: the cap is checked before any removal; this fault removes the first 100 anyway
@@ -199,6 +198,10 @@ function removeEntries(ctx: RequestContext, t: Topic, entries: DeleteEntry[]): {
     if (actuallyRemove) t.subscriptions.delete(sub.identifier);
   };
   for (const e of entries) {
+    if (e.subscriberId === undefined && e.identifier === undefined) {
+      errors.push({ subscriberId: '', code: 'SUBSCRIPTION_NOT_FOUND', message: 'The entry names neither an identifier nor a subscriberId' });
+      continue;
+    }
     const sid = e.subscriberId ?? e.identifier!.slice(e.identifier!.indexOf(':') + 1);
     if (e.subscriberId !== undefined && !env.subscribers.has(e.subscriberId)) {
       if (app.has('ts-no-partial-errors')) continue;

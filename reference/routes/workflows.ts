@@ -16,7 +16,7 @@ export const SOURCES = [
 const PREF_CHANNELS = ['email', 'sms', 'in_app', 'chat', 'push'] as const;
 
 function validatePreferenceBlock(errs: FieldErrors, v: unknown, field: string): void {
-  if (v === undefined || v === null) return;
+  if (v === undefined) return;
   if (!isPlainObject(v)) return errs.add(field, `${field} must be an object`, v);
   if (v.all !== undefined) {
     if (!isPlainObject(v.all)) errs.add(`${field}.all`, 'all must be an object', v.all);
@@ -58,6 +58,7 @@ function preferencesResponse(req: Record<string, unknown> | undefined): Record<s
 function parseSteps(app: App, errs: FieldErrors, raw: unknown[]): Step[] {
   const steps: Step[] = [];
   const seen = new Set<string>();
+  const given = new Set(raw.map((s) => (isPlainObject(s) ? s.stepId : undefined)).filter((id): id is string => typeof id === 'string'));
   raw.forEach((s, i) => {
     const f = `steps[${i}]`;
     if (!isPlainObject(s)) return errs.add(f, 'each step must be an object', s);
@@ -79,14 +80,21 @@ function parseSteps(app: App, errs: FieldErrors, raw: unknown[]): Step[] {
       errs.add(`${f}.stepId`, 'stepId must be a valid slug format (letters, numbers, hyphens, dot and underscores only)', stepId);
     }
     const _id = optString(errs, s, '_id', `${f}.`);
-    const controlValues = s.controlValues === null ? undefined : optObject(errs, s, 'controlValues', `${f}.`);
+    const controlValues = optObject(errs, s, 'controlValues', `${f}.`);
     if (name === undefined || typeof type !== 'string') return;
-    stepId ??= slugify(name);
-    if (seen.has(stepId)) errs.add(`${f}.stepId`, `stepId "${stepId}" is used by another step`, stepId);
+    if (stepId !== undefined && seen.has(stepId)) errs.add(`${f}.stepId`, `stepId "${stepId}" is used by another step`, stepId);
+    // why: a derived stepId must not collide with another step's, given or derived
+    stepId ??= uniqueSlug(slugify(name), new Set([...given, ...seen]));
     seen.add(stepId);
     steps.push({ _id: _id ?? objectId(), stepId, slug: `${stepId}_st_${shortId(8)}`, name, type, ...(controlValues ? { controlValues } : {}) });
   });
   return steps;
+}
+
+function uniqueSlug(base: string, taken: Set<string>): string {
+  let candidate = base;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${base}-${n}`;
+  return candidate;
 }
 
 function createWorkflow(ctx: RequestContext) {
@@ -129,6 +137,7 @@ function createWorkflow(ctx: RequestContext) {
     else {
       const identifier = optString(errs, b.agent, 'identifier', 'agent.');
       if (identifier === undefined && b.agent.identifier === undefined) errs.add('agent.identifier', 'identifier should not be empty');
+      else if (identifier !== undefined && !SLUG_PATTERN.test(identifier)) errs.add('agent.identifier', 'identifier must be a valid slug format', identifier);
       const providers = optObject(errs, b.agent, 'providers', 'agent.');
       if (providers) {
         for (const [pid, cfg] of Object.entries(providers)) {
@@ -148,7 +157,7 @@ function createWorkflow(ctx: RequestContext) {
     validatePreferenceBlock(errs, prefs.user, 'preferences.user');
     validatePreferenceBlock(errs, prefs.workflow, 'preferences.workflow');
   }
-  const severity = optEnum(errs, b, 'severity', SEVERITIES) ?? 'none';
+  const severity = optEnum(errs, b, 'severity', SEVERITIES) ?? (app.has('severity-default-high') ? 'high' : 'none');
   let validator;
   if (payloadSchema) {
     const compiled = compilePayloadSchema(payloadSchema);
@@ -156,6 +165,7 @@ function createWorkflow(ctx: RequestContext) {
     else validator = compiled;
   }
   errs.throwIfAny();
+  if (app.has('long-step-name-crash') && steps.some((s) => s.name.length > 120)) throw new Error('step name longer than its column');
   const wfId = workflowId!;
   name ??= wfId;
   // WF-09: a second workflow with the same workflowId is refused and the first stays untouched

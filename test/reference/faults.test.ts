@@ -318,15 +318,21 @@ const PROBES: Record<FaultName, Probe> = {
   'context-rejected': withT(async (c) => (await trig(c, { context: { tenant: 'acme' } })).status),
   'empty-to-processed': withT(async (c) => (await trig(c, { to: [] })).json.data.status),
 
+  'severity-default-high': p(async (c) => (await createWf(c)).json.data.severity),
+  'long-step-name-crash': p(async (c) => (await createWf(c, { steps: [{ name: 'n'.repeat(121), type: 'in_app' }] })).status),
+  'recipient-data-array-crash': withT(async (c) => (await trig(c, { to: [{ subscriberId: 'd1', data: { rows: [{}] } }] })).status),
+  'context-value-object-crash': prefProbe(async (c) => (await prefs(c, { context: { tenant: { id: 'acme' } } })).status),
+
   'wrong-version-prefix': withT(async (c) => (await trig(c, {})).status),
   'workflows-under-v1': p(async (c) => (await createWf(c)).status),
   'regional-broken': p(async (c) => (await c.get('/v1/environments', { base: c.ref.regionalBaseUrl! })).status, { regional: true }),
 };
 
 describe('fault catalog', () => {
-  it('every fault names at least one known rule and has a description', () => {
+  it('every fault names at least one known rule (a drift fault: the place diff must show) and has a description', () => {
     for (const [name, f] of Object.entries(FAULTS)) {
-      expect(f.rules.length, name).toBeGreaterThan(0);
+      if ('drift' in f) expect(f.drift, name).toMatch(/^[a-z-]+ \/\S*$/);
+      else expect(f.rules.length, name).toBeGreaterThan(0);
       for (const r of f.rules) expect(Object.keys(CATALOG), name).toContain(r);
       expect(f.description.length, name).toBeGreaterThan(10);
     }

@@ -1,0 +1,55 @@
+// `conformance fuzz`: requests generated from the request schemas; crashes and contract breaks no rule test names.
+import type { Command } from 'commander';
+import { fuzzCommand } from '../../fuzz/fuzz-command.ts';
+import { DEFAULT_BUDGET, DEFAULT_SEED } from '../../fuzz/run-fuzz.ts';
+import { FUZZ_TARGET_IDS } from '../../fuzz/targets.ts';
+import { resolveSettings } from '../../config/resolve-settings.ts';
+import { UsageError } from '../cli-error.ts';
+import { collect, integerOption } from '../options.ts';
+import { parseFaults } from './reference.ts';
+
+interface FuzzFlags {
+  target?: string;
+  apiKey?: string;
+  config?: string;
+  seed: number;
+  budget: number;
+  time?: number;
+  operation: string[];
+  fault: string[];
+  reportDir?: string;
+}
+
+export function registerFuzz(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
+  program
+    .command('fuzz')
+    .description('send requests generated from the request schemas (valid, and invalid one field at a time); report 5xx and contract breaks, shrunk')
+    .option('--target <url>', 'base URL of the implementation under test (default: the embedded reference)')
+    .option('--api-key <key>', 'API key for the target')
+    .option('--config <file>', 'YAML or JSON settings file (as for `run`)')
+    .option('--seed <n>', 'generator seed: the same seed sends the same requests', integerOption('--seed', 0, 2 ** 32 - 1), DEFAULT_SEED)
+    .option('--budget <n>', 'generated requests per operation and mode', integerOption('--budget', 1, 100_000), DEFAULT_BUDGET)
+    .option('--time <s>', 'a wall-clock budget for the whole run instead of --budget', integerOption('--time', 1, 24 * 3600))
+    .option('--operation <id>', `only this operation (repeatable): ${FUZZ_TARGET_IDS.join(', ')}`, collect, [])
+    .option('--fault <name>', 'embedded reference only: switch on a deliberate fault (repeatable)', collect, [])
+    .option('--report-dir <dir>', 'where fuzz.json is written (default reports/)')
+    .action(async function (this: Command, flags: FuzzFlags) {
+      if (flags.time !== undefined && this.getOptionValueSource('budget') === 'cli') throw new UsageError('give --budget or --time, not both');
+      const unknown = flags.operation.filter((o) => !FUZZ_TARGET_IDS.includes(o));
+      if (unknown.length > 0) throw new UsageError(`--operation: unknown ${unknown.join(', ')}; known: ${FUZZ_TARGET_IDS.join(', ')}`);
+      parseFaults(flags.fault);
+      const settings = resolveSettings({
+        env,
+        ...(flags.config ? { configFile: flags.config } : {}),
+        flags: {
+          'target.baseUrl': flags.target,
+          'target.apiKey': flags.apiKey,
+          'run.reportDir': flags.reportDir,
+          'reference.faults': flags.fault.length > 0 ? flags.fault : undefined,
+        },
+      });
+      const print = (line: string) => process.stdout.write(`${line}\n`);
+      const options = { seed: flags.seed, budget: flags.budget, operations: flags.operation, ...(flags.time !== undefined ? { timeS: flags.time } : {}) };
+      setExit((await fuzzCommand(settings, options, print)).exitCode);
+    });
+}

@@ -1,0 +1,142 @@
+// One fuzz run: for each selected operation, provision its state, then let fast-check generate valid and invalid
+// requests from the request schema (seeded per operation and mode), judge every answer, and shrink each new kind
+// of problem to a minimal request with fast-check's own shrinking. Everything created is removed at the end.
+import { Provisioner } from '../fixtures/provision.ts';
+import { Cleanup } from '../harness/conformance/cleanup.ts';
+import type { Leak } from '../report/test-record.ts';
+import { SequentialIdFactory, type IdFactory } from '../harness/conformance/ids.ts';
+import { Skip } from '../harness/conformance/skip.ts';
+import { ApiClient, ExchangeFailed } from '../harness/http/api-client.ts';
+import type { Exchange } from '../harness/http/exchange.ts';
+import type { TargetProfile } from '../harness/target-profile.ts';
+import { pick } from './bind.ts';
+import type { Mode } from './judge.ts';
+import { ModeFuzzer, TargetUnreachable, type Finding, type ModeCounts } from './mode-fuzzer.ts';
+import { FUZZ_TARGETS, type FuzzContext, type FuzzTarget } from './targets.ts';
+
+export { SHRINK_REQUEST_LIMIT, TargetUnreachable, type Finding, type ModeCounts } from './mode-fuzzer.ts';
+
+export const DEFAULT_SEED = 1;
+/** Generated requests per operation and mode. */
+export const DEFAULT_BUDGET = 100;
+/** Subscriber ids a trigger may create: a bounded pool, so cleanup stays bounded too. */
+const SUBSCRIBER_POOL = 64;
+
+export interface FuzzOptions {
+  seed: number;
+  /** Generated requests per operation and mode; ignored with `timeS`. */
+  budget: number;
+  /** Wall-clock budget for the whole run, shared across operations and modes. */
+  timeS?: number;
+  /** `--operation` ids; empty: all eight. */
+  operations: string[];
+  log(line: string): void;
+  /** Sees every exchange (provisioning, fuzz requests, cleanup), already redacted. */
+  onExchange?: (exchange: Exchange) => void;
+}
+
+export interface OperationCounts {
+  operation: string;
+  method: string;
+  template: string;
+  skipped?: string;
+  valid?: ModeCounts;
+  invalid?: ModeCounts;
+}
+
+export interface FuzzResult {
+  seed: number;
+  budget: number;
+  timeS?: number;
+  runPrefix: string;
+  operations: OperationCounts[];
+  findings: Finding[];
+  leaks: Leak[];
+  durationMs: number;
+}
+
+
+export async function runFuzz(profile: TargetProfile, options: FuzzOptions): Promise<FuzzResult> {
+  const started = Date.now();
+  const api = new ApiClient(profile, options.onExchange);
+  const selected = options.operations.length > 0 ? FUZZ_TARGETS.filter((t) => options.operations.includes(t.id)) : FUZZ_TARGETS;
+  const deadline = options.timeS !== undefined ? started + options.timeS * 1000 : undefined;
+  const findings: Finding[] = [];
+  const operations: OperationCounts[] = [];
+  const leaks: Leak[] = [];
+  let propertiesLeft = selected.reduce((n, t) => n + modesOf(t).length, 0);
+
+  for (const target of selected) {
+    const cleanup = new Cleanup(api);
+    // a counter, not a random salt: the same seed and prefix give the same requests
+    const ids = new SequentialIdFactory(profile.runPrefix);
+    const ctx = context(api, cleanup, ids, profile.runPrefix);
+    const counts: OperationCounts = { operation: target.id, method: target.operation.method, template: target.operation.template };
+    operations.push(counts);
+    try {
+      const state = await setUp(target, ctx);
+      if (typeof state === 'string') {
+        counts.skipped = state;
+        options.log(`  ${target.id}: not fuzzed (${state})`);
+        continue;
+      }
+      for (const mode of modesOf(target)) {
+        const share = deadline !== undefined ? Math.max(0, deadline - Date.now()) / propertiesLeft : undefined;
+        propertiesLeft -= 1;
+        const fuzzer = new ModeFuzzer(target, mode, state, ctx, profile, options, share);
+        const result = await fuzzer.run();
+        counts[mode] = result.counts;
+        findings.push(...result.findings);
+        options.log(`  ${target.id} ${mode}: ${result.counts.cases} generated, ${result.counts.requests} sent, ${result.findings.length} finding(s)`);
+      }
+    } finally {
+      leaks.push(...(await cleanup.runAll()));
+    }
+  }
+  return {
+    seed: options.seed,
+    budget: options.budget,
+    ...(options.timeS !== undefined ? { timeS: options.timeS } : {}),
+    runPrefix: profile.runPrefix,
+    operations,
+    findings,
+    leaks,
+    durationMs: Date.now() - started,
+  };
+}
+
+function modesOf(target: FuzzTarget): Mode[] {
+  return target.body || target.query ? ['valid', 'invalid'] : ['valid'];
+}
+
+function context(api: ApiClient, cleanup: Cleanup, ids: IdFactory, runPrefix: string): FuzzContext {
+  const pool = Array.from({ length: SUBSCRIBER_POOL }, (_, i) => `${runPrefix}-sub-${i}`);
+  const registered = new Set<string>();
+  return {
+    api,
+    cleanup,
+    runPrefix,
+    provision: new Provisioner(api, cleanup, ids),
+    unique: (label) => ids.slug(label),
+    subscriberFor: (generated) => {
+      const id = pick(generated, pool);
+      if (!registered.has(id)) {
+        registered.add(id);
+        cleanup.remove(`subscriber ${id}`, `/v2/subscribers/${encodeURIComponent(id)}`);
+      }
+      return id;
+    },
+  };
+}
+
+/** The operation's state, or why it could not be provisioned (the operation is then not fuzzed, never passed). */
+async function setUp(target: FuzzTarget, ctx: FuzzContext): Promise<unknown> {
+  try {
+    return await target.setup(ctx);
+  } catch (error) {
+    if (error instanceof Skip) return error.reason.split('\n')[0]!;
+    if (error instanceof ExchangeFailed && error.exchange.errorKind === 'refused') throw new TargetUnreachable(error.message);
+    throw error;
+  }
+}
+

@@ -1,0 +1,85 @@
+// Fuzz runs against the embedded reference: crashes only generated input reaches are found and shrunk to a minimal
+// request by fast-check; the same seed sends the same requests; the clean reference gives no finding.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FaultName } from '../../reference/index.ts';
+import { resolveSettings } from '../../config/resolve-settings.ts';
+import type { Exchange } from '../../harness/http/exchange.ts';
+import { closeTransport } from '../../harness/http/transport.ts';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../harness/runner/embedded-target.ts';
+import { toProfile } from '../../harness/runner/profile.ts';
+import { runFuzz, type FuzzOptions, type FuzzResult } from '../../fuzz/run-fuzz.ts';
+
+const started: EmbeddedTarget[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((t) => t.reference.close()));
+  await closeTransport();
+});
+
+async function fuzz(faults: FaultName[], options: Partial<FuzzOptions> & { runPrefix?: string }): Promise<FuzzResult> {
+  const embedded = await startEmbeddedTarget(faults);
+  started.push(embedded);
+  const profile = { ...toProfile(resolveSettings({ env: {} }), embedded), ...(options.runPrefix ? { runPrefix: options.runPrefix } : {}) };
+  return runFuzz(profile, { seed: 1, budget: 100, operations: [], log: () => undefined, ...options });
+}
+
+describe('shrinking (fast-check’s own, one request per candidate)', () => {
+  it('a crash on a non-string context value shrinks to a one-key context holding an empty object', async () => {
+    const result = await fuzz(['context-value-object-crash'], { operations: ['update-subscriber-preferences'] });
+    const crash = result.findings.find((f) => f.status === 500)!;
+    expect(crash).toMatchObject({ rule: 'PREF-01', level: 'error', mode: 'valid' });
+    const body = crash.request.body as { context: Record<string, unknown> };
+    expect(Object.keys(body)).toEqual(['context']);
+    expect(Object.values(body.context)).toEqual([{}]);
+    expect(crash.shrinks).toBeGreaterThan(0);
+    expect(crash.reproducer).toContain('${CONFORMANCE_API_KEY}');
+  });
+
+  it('a crash on recipient data holding an array of objects shrinks to one recipient with one such field', async () => {
+    const result = await fuzz(['recipient-data-array-crash'], { operations: ['trigger-event'] });
+    const crash = result.findings.find((f) => f.status === 500)!;
+    expect(crash).toMatchObject({ rule: 'TRIG-01', level: 'error' });
+    const body = crash.request.body as { to: { subscriberId: string; data: Record<string, unknown> }[] };
+    expect(Object.keys(body).sort()).toEqual(['name', 'to']);
+    expect(body.to).toHaveLength(1);
+    expect(Object.keys(body.to[0]!).sort()).toEqual(['data', 'subscriberId']);
+    expect(Object.values(body.to[0]!.data)).toEqual([[{}]]);
+  });
+});
+
+describe('reproducibility', () => {
+  const operations = ['create-workflow', 'layout-preview', 'update-subscriber-preferences', 'trigger-event'];
+  // server-made ids differ between two references; everything the fuzzer chose must not
+  const normalize = (e: Exchange) => `${e.method} ${new URL(e.url).pathname}${new URL(e.url).search} ${e.requestBody ?? ''}`.replace(/[0-9a-f]{24}/g, '<id>').replace(/_wf_[0-9a-f]{10}/g, '_wf_<slug>');
+  const sequence = async (seed: number) => {
+    const sent: string[] = [];
+    await fuzz([], { seed, budget: 15, operations, runPrefix: 'cft-repro', onExchange: (e) => sent.push(normalize(e)) });
+    return sent;
+  };
+
+  it('the same seed sends the same requests, in the same order; another seed sends others', async () => {
+    const first = await sequence(11);
+    const again = await sequence(11);
+    expect(first.length).toBeGreaterThan(60);
+    expect(again).toEqual(first);
+    expect(await sequence(12)).not.toEqual(first);
+  });
+
+  it('an operation fuzzed alone gets exactly the requests it gets in a larger run', async () => {
+    const alone: string[] = [];
+    const together: string[] = [];
+    const onlyLayouts = (into: string[]) => (e: Exchange) => void (e.url.includes('/preview') && into.push(normalize(e)));
+    await fuzz([], { seed: 3, budget: 15, operations: ['layout-preview'], runPrefix: 'cft-repro', onExchange: onlyLayouts(alone) });
+    await fuzz([], { seed: 3, budget: 15, operations, runPrefix: 'cft-repro', onExchange: onlyLayouts(together) });
+    expect(together).toEqual(alone);
+  });
+});
+
+describe('the clean reference', () => {
+  it('gives no finding with the default seed and budget, and everything created is removed', async () => {
+    const result = await fuzz([], {});
+    expect(result.findings.map((f) => `${f.rule} ${f.operation}: ${f.message}`)).toEqual([]);
+    expect(result.leaks).toEqual([]);
+    expect(Object.values(started.at(-1)!.reference.inventory()).flat()).toEqual([]);
+    expect(result.operations.every((o) => !o.skipped && o.valid && o.valid.requests > 0)).toBe(true);
+  });
+});
