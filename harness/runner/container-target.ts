@@ -1,9 +1,16 @@
 // Starts the candidate implementation from a container image with testcontainers, waits until it answers HTTP,
-// and stops it afterwards. Without a container runtime it fails at once with a message that says so.
+// and stops and removes it afterwards — also on SIGINT/SIGTERM and when it fails to start, so nothing is left
+// behind even without testcontainers' reaper. Without a container runtime it fails at once with a message that says so.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ContainerRuntimeClient, StartedTestContainer } from 'testcontainers';
 import { ConfigError } from '../config/config-error.ts';
+import { Redactor } from '../http/redactor.ts';
+import { reaperOrNot } from './container-reaper.ts';
 
 export interface ContainerSettings {
   image: string;
@@ -12,12 +19,17 @@ export interface ContainerSettings {
   /** Any HTTP answer on this path means the service is up (a 401 included). */
   waitPath: string;
   startupTimeoutMs: number;
+  /** Values that must not be printed (API keys, the container's environment values): removed from its log lines. */
+  secrets: string[];
 }
 
 export interface ContainerTarget {
   baseUrl: string;
   stop(): Promise<void>;
 }
+
+/** How many of the container's last log lines an error about it shows. */
+const LOG_LINES = 20;
 
 /** Where a Docker-compatible socket may live when DOCKER_HOST is not set (Docker, Docker Desktop, Podman, Colima). */
 function socketCandidates(env: Record<string, string | undefined>): string[] {
@@ -39,7 +51,7 @@ export function findContainerRuntime(env: Record<string, string | undefined>): s
   return socketCandidates(env).find((path) => existsSync(path));
 }
 
-export async function startContainerTarget(settings: ContainerSettings, env: Record<string, string | undefined>): Promise<ContainerTarget> {
+export async function startContainerTarget(settings: ContainerSettings, env: Record<string, string | undefined>, log: (line: string) => void = () => undefined): Promise<ContainerTarget> {
   const runtime = findContainerRuntime(env);
   if (!runtime) {
     throw new ConfigError(
@@ -49,20 +61,122 @@ export async function startContainerTarget(settings: ContainerSettings, env: Rec
     );
   }
   // Loaded only here: testcontainers is heavy and most runs never need it.
-  const { GenericContainer, Wait } = await import('testcontainers');
-  const container = new GenericContainer(settings.image)
+  const { GenericContainer, Wait, getContainerRuntimeClient } = await import('testcontainers');
+  const client = await getContainerRuntimeClient().catch((error: Error) => {
+    throw new ConfigError('target.image', `the container runtime at ${runtime} does not answer: ${firstLine(error.message)}`);
+  });
+  const withoutReaper = await reaperOrNot(client, env);
+  if (withoutReaper) log(withoutReaper);
+
+  const redactor = new Redactor(settings.secrets.map((value) => ({ value, placeholder: 'REDACTED' })));
+  const tail: string[] = [];
+  let containerId: string | undefined;
+  class CandidateContainer extends GenericContainer {
+    protected override async containerCreated(id: string): Promise<void> {
+      containerId = id;
+    }
+  }
+  const container = new CandidateContainer(settings.image)
     .withExposedPorts(settings.port)
     .withEnvironment(settings.env)
-    .withWaitStrategy(Wait.forHttp(settings.waitPath, settings.port).forStatusCodeMatching((status) => status > 0))
-    .withStartupTimeout(settings.startupTimeoutMs);
-  let started;
+    .withWaitStrategy(Wait.forHttp(settings.waitPath, settings.port, { abortOnContainerExit: true }).forStatusCodeMatching((status) => status > 0))
+    .withStartupTimeout(settings.startupTimeoutMs)
+    .withLogConsumer((stream) => stream.on('data', (chunk) => keepLast(tail, String(chunk))));
+  const remove = () => (containerId ? forceRemove(client, containerId, log) : Promise.resolve());
+  const release = removeOnSignal(() => containerId, log);
+
+  let started: StartedTestContainer;
   try {
     started = await container.start();
   } catch (error) {
-    throw new ConfigError('target.image', `could not start ${settings.image} with the container runtime at ${runtime}: ${(error as Error).message.split('\n')[0]}`);
+    const lines = tail.length > 0 ? tail : await engineLogs(client, containerId);
+    await remove();
+    release();
+    const shown = lines.length > 0 ? `; its last log lines:\n${lines.map((l) => `  | ${redactor.body(l)}`).join('\n')}` : '; it logged nothing';
+    throw new ConfigError('target.image', `could not start ${settings.image} with the container runtime at ${runtime}: ${startFailure(error as Error, settings)}${shown}`);
   }
+  log(`Container ${started.getId().slice(0, 12)} of ${settings.image} answers on port ${settings.port}`);
   return {
     baseUrl: `http://${started.getHost()}:${started.getMappedPort(settings.port)}`,
-    stop: async () => void (await started.stop({ timeout: 10_000 })),
+    stop: async () => {
+      try {
+        await started.stop({ timeout: 10_000, remove: true });
+      } catch (error) {
+        log(`Could not stop container ${started.getId().slice(0, 12)}: ${firstLine((error as Error).message)}; remove it with \`docker rm -f ${started.getId()}\``);
+      } finally {
+        release();
+      }
+    },
   };
+}
+
+/**
+ * Until released, SIGINT/SIGTERM first remove the container, then end the process as the signal would have.
+ * The removal is synchronous: other handlers of the signal (the suites' vitest exits at once) run after it.
+ */
+function removeOnSignal(containerId: () => string | undefined, log: (line: string) => void): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    release();
+    const id = containerId();
+    if (id) {
+      log(`${signal}: removing container ${id.slice(0, 12)} before exiting`);
+      removeNow(id, log);
+    }
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const release = () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return release;
+}
+
+/** Removes the container from a child process, so the caller can wait for it without an event loop. */
+function removeNow(id: string, log: (line: string) => void): void {
+  const testcontainers = pathToFileURL(createRequire(import.meta.url).resolve('testcontainers')).href;
+  const script = `const { getContainerRuntimeClient } = await import(${JSON.stringify(testcontainers)});
+    const client = await getContainerRuntimeClient();
+    await client.container.getById(process.argv[1]).remove({ force: true, v: true }).catch((e) => { if (e.statusCode !== 404) throw e; });`;
+  const removal = spawnSync(process.execPath, ['--input-type=module', '-e', script, id], { encoding: 'utf8', timeout: 30_000 });
+  if (removal.status !== 0) log(`Could not remove container ${id.slice(0, 12)}: ${firstLine(removal.stderr || 'no answer within 30 s')}; remove it with \`docker rm -f ${id}\``);
+}
+
+async function forceRemove(client: ContainerRuntimeClient, id: string, log: (line: string) => void): Promise<void> {
+  try {
+    await client.container.getById(id).remove({ force: true, v: true });
+  } catch (error) {
+    // 404: testcontainers already removed it (it does after a failed wait).
+    if ((error as { statusCode?: number }).statusCode !== 404) log(`Could not remove container ${id.slice(0, 12)}: ${firstLine((error as Error).message)}; remove it with \`docker rm -f ${id}\``);
+  }
+}
+
+/** The log tail straight from the engine, for a container that exited before its logs were followed. */
+async function engineLogs(client: ContainerRuntimeClient, id: string | undefined): Promise<string[]> {
+  if (!id) return [];
+  const lines: string[] = [];
+  const stream = await client.container.logs(client.container.getById(id), { tail: LOG_LINES });
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 5_000);
+    stream.on('data', (chunk) => keepLast(lines, String(chunk)));
+    stream.on('end', () => (clearTimeout(timer), resolve()));
+  });
+  return lines;
+}
+
+function keepLast(lines: string[], chunk: string): void {
+  lines.push(...chunk.split('\n').filter((l) => l.trim().length > 0));
+  lines.splice(0, Math.max(0, lines.length - LOG_LINES));
+}
+
+/** testcontainers' reasons in the words of this tool (its own message would repeat the logs, unredacted). */
+function startFailure(error: Error, settings: ContainerSettings): string {
+  if (error.message.startsWith('Container exited')) return `the container exited before answering HTTP on port ${settings.port} at ${settings.waitPath}`;
+  if (/not accessible after/.test(error.message)) return `no HTTP answer on port ${settings.port} at ${settings.waitPath} within ${settings.startupTimeoutMs / 1000} s (--wait-path, --target-port)`;
+  return firstLine(error.message);
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]!;
 }

@@ -88,7 +88,8 @@ function importRoot(root: string, instructions: string[]): Promise<number> {
   return new Promise((resolve) => importer.on('close', (code) => resolve(code ?? 1)));
 }
 
-function engineVersion(): string | undefined {
+/** The engine's version, or undefined when no Docker engine answers. */
+export function engineVersion(): string | undefined {
   const result = spawnSync('docker', ['version', '--format', '{{.Server.Version}}'], { encoding: 'utf8', timeout: 15_000 });
   return result.status === 0 ? result.stdout.trim() : undefined;
 }

@@ -16,7 +16,7 @@ async function environments(baseUrl: string, key: string): Promise<{ status: num
 async function withReference<T>(args: string[], env: Record<string, string>, use: (announced: { baseUrl: string; apiKeys: Record<string, string> }, line: string) => Promise<T>): Promise<T> {
   const cli = await startCli(['reference', ...args], env);
   try {
-    return await use(JSON.parse(cli.firstLine), cli.firstLine);
+    return await use(JSON.parse(cli.output), cli.output);
   } finally {
     expect(await cli.stop(), 'SIGTERM ends the reference cleanly').toBe(0);
   }
