@@ -1,5 +1,5 @@
 // `npm run reference:image`: builds notification-api-reference:local where the engine cannot pull a base image.
-// It stages a root from this machine's Node binary (and the shared libraries it links), the project and its
+// It stages a root from this machine's Node binary, the shared libraries it and the native addons load, the project and its
 // production dependencies, then imports it as one layer with the runtime instructions of the Dockerfile's final stage.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
