@@ -85,6 +85,9 @@ export async function startContainerTarget(settings: ContainerSettings, env: Rec
   const remove = () => (containerId ? forceRemove(client, containerId, log) : Promise.resolve());
   const release = removeOnSignal(() => containerId, log);
 
+  // testcontainers unrefs the log socket it awaits when the container exited early: without a handle of our own
+  // the event loop would empty and node would end mid-start, with code 0, no message and the container left.
+  const keepAlive = setInterval(() => undefined, 1_000);
   let started: StartedTestContainer;
   try {
     started = await container.start();
@@ -94,6 +97,8 @@ export async function startContainerTarget(settings: ContainerSettings, env: Rec
     release();
     const shown = lines.length > 0 ? `; its last log lines:\n${lines.map((l) => `  | ${redactor.body(l)}`).join('\n')}` : '; it logged nothing';
     throw new ConfigError('target.image', `could not start ${settings.image} with the container runtime at ${runtime}: ${startFailure(error as Error, settings)}${shown}`);
+  } finally {
+    clearInterval(keepAlive);
   }
   log(`Container ${started.getId().slice(0, 12)} of ${settings.image} answers on port ${settings.port}`);
   return {
