@@ -2,8 +2,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { rewriteHtml } from '../../report/write-reports.ts';
-import { loadCommand } from '../../../load/cli.ts';
 import { collect, integerOption } from '../options.ts';
 import { parseFaults } from './reference.ts';
 
@@ -43,6 +41,7 @@ export function registerLoad(program: Command, setExit: (code: number) => void):
         process.stderr.write('conformance: --profile takes short or full\n');
         return setExit(2);
       }
+      const [{ loadCommand }, { rewriteHtml }] = await Promise.all([import('../../../load/cli.ts'), import('../../report/write-reports.ts')]);
       const code = await loadCommand(
         {
           ...(flags.target ? { target: flags.target } : {}),

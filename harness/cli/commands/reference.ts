@@ -1,6 +1,7 @@
 // `conformance reference`: runs the embedded reference until SIGINT/SIGTERM, announcing itself as one JSON line.
 import type { Command } from 'commander';
-import { FAULTS, isFaultName, startReference, type ApiKeys, type FaultName } from '../../../reference/index.ts';
+import { FAULTS, isFaultName, type FaultName } from '../../../reference/faults.ts';
+import type { ApiKeys } from '../../../reference/index.ts';
 import { UsageError } from '../cli-error.ts';
 import { collect, integerOption } from '../options.ts';
 
@@ -45,6 +46,7 @@ export function registerReference(program: Command, env: Record<string, string |
       }
       const faults = parseFaults(opts.fault);
       const given = givenKeys(opts, env);
+      const { startReference } = await import('../../../reference/index.ts');
       const reference = await startReference({
         port: opts.port,
         host: opts.host,
@@ -53,14 +55,13 @@ export function registerReference(program: Command, env: Record<string, string |
         idempotentProcessingDelayMs: opts.processingDelayMs,
         apiKeys: Object.fromEntries(Object.entries(given).map(([env, key]) => [env, key.value])),
       });
-      // A key the caller gave is never echoed (it would land in container logs); only random ones must be told.
-      const apiKeys = Object.fromEntries(Object.entries(reference.apiKeys).map(([env, key]) => [env, given[env as keyof ApiKeys] ? `(given: ${given[env as keyof ApiKeys]!.source})` : key]));
-      process.stdout.write(`${JSON.stringify({ baseUrl: reference.baseUrl, apiKeys })}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+      // Listening before the announcement: a supervisor may signal as soon as it reads the line.
+      const stopped = new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
       });
+      process.stdout.write(`${JSON.stringify({ baseUrl: reference.baseUrl, apiKeys: announcedKeys(reference.apiKeys, given) })}\n`);
+      await stopped;
       await reference.close();
     });
 }

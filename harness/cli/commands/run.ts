@@ -1,8 +1,5 @@
 // `conformance run`: resolves settings, runs the suites against the target and exits 0 / 1 / 2.
 import type { Command } from 'commander';
-import { resolveSettings } from '../../config/resolve-settings.ts';
-import { writeBundleFromDir } from '../../report/write-reports.ts';
-import { runConformance } from '../../runner/conformance-run.ts';
 import { UsageError } from '../cli-error.ts';
 import { collect, commaList, integerOption } from '../options.ts';
 import { progressPrinter, printSummary } from '../progress.ts';
@@ -51,6 +48,12 @@ export function registerRun(program: Command, env: Record<string, string | undef
     .option('--bundle [file]', 'also write a certification bundle (default REPORT_DIR/conformance-bundle.tar.gz)')
     .action(async (flags: RunFlags) => {
       parseFaults(flags.fault);
+      // Loaded here, not at start: the runner brings vitest, and `--version` or `reference` need none of it.
+      const [{ resolveSettings }, { writeBundleFromDir }, { runConformance }] = await Promise.all([
+        import('../../config/resolve-settings.ts'),
+        import('../../report/write-reports.ts'),
+        import('../../runner/conformance-run.ts'),
+      ]);
       const settings = resolveSettings({
         env,
         ...(flags.config ? { configFile: flags.config } : {}),

@@ -1,7 +1,7 @@
 // `conformance verify-bundle FILE`: re-checks a certification bundle; exit 0 when every check holds, 1 otherwise.
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { readBundle, verifyBundle, type Check } from '../../report/verify-bundle.ts';
+import type { Check } from '../../report/verify-bundle.ts';
 import { EXIT, UsageError } from '../cli-error.ts';
 
 export function registerVerifyBundle(program: Command, setExit: (code: number) => void): void {
@@ -9,8 +9,9 @@ export function registerVerifyBundle(program: Command, setExit: (code: number) =
     .command('verify-bundle')
     .description('re-check a certification bundle: SHA-256 manifest, every rule present, summary consistent with the verdicts')
     .argument('<file>', 'the .tar.gz written by `conformance run --bundle`')
-    .action((file: string) => {
+    .action(async (file: string) => {
       if (!existsSync(file)) throw new UsageError(`no such bundle: ${file}`);
+      const { readBundle, verifyBundle } = await import('../../report/verify-bundle.ts');
       const print = (line: string) => process.stdout.write(`${line}\n`);
       let checks: Check[];
       try {
