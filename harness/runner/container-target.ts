@@ -1,16 +1,13 @@
 // Starts the candidate implementation from a container image with testcontainers, waits until it answers HTTP,
 // and stops and removes it afterwards — also on SIGINT/SIGTERM and when it fails to start, so nothing is left
 // behind even without testcontainers' reaper. Without a container runtime it fails at once with a message that says so.
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { ContainerRuntimeClient, StartedTestContainer } from 'testcontainers';
 import { ConfigError } from '../config/config-error.ts';
 import { Redactor } from '../http/redactor.ts';
-import { reaperOrNot } from './container-reaper.ts';
+import { firstLine, forceRemove, notRemoved, reaperOrNot, removeOnSignal } from './container-cleanup.ts';
 
 export interface ContainerSettings {
   image: string;
@@ -107,54 +104,12 @@ export async function startContainerTarget(settings: ContainerSettings, env: Rec
       try {
         await started.stop({ timeout: 10_000, remove: true });
       } catch (error) {
-        log(`Could not stop container ${started.getId().slice(0, 12)}: ${firstLine((error as Error).message)}; remove it with \`docker rm -f ${started.getId()}\``);
+        log(notRemoved(started.getId(), (error as Error).message));
       } finally {
         release();
       }
     },
   };
-}
-
-/**
- * Until released, SIGINT/SIGTERM first remove the container, then end the process as the signal would have.
- * The removal is synchronous: other handlers of the signal (the suites' vitest exits at once) run after it.
- */
-function removeOnSignal(containerId: () => string | undefined, log: (line: string) => void): () => void {
-  const onSignal = (signal: NodeJS.Signals) => {
-    release();
-    const id = containerId();
-    if (id) {
-      log(`${signal}: removing container ${id.slice(0, 12)} before exiting`);
-      removeNow(id, log);
-    }
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-  };
-  const release = () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  return release;
-}
-
-/** Removes the container from a child process, so the caller can wait for it without an event loop. */
-function removeNow(id: string, log: (line: string) => void): void {
-  const testcontainers = pathToFileURL(createRequire(import.meta.url).resolve('testcontainers')).href;
-  const script = `const { getContainerRuntimeClient } = await import(${JSON.stringify(testcontainers)});
-    const client = await getContainerRuntimeClient();
-    await client.container.getById(process.argv[1]).remove({ force: true, v: true }).catch((e) => { if (e.statusCode !== 404) throw e; });`;
-  const removal = spawnSync(process.execPath, ['--input-type=module', '-e', script, id], { encoding: 'utf8', timeout: 30_000 });
-  if (removal.status !== 0) log(`Could not remove container ${id.slice(0, 12)}: ${firstLine(removal.stderr || 'no answer within 30 s')}; remove it with \`docker rm -f ${id}\``);
-}
-
-async function forceRemove(client: ContainerRuntimeClient, id: string, log: (line: string) => void): Promise<void> {
-  try {
-    await client.container.getById(id).remove({ force: true, v: true });
-  } catch (error) {
-    // 404: testcontainers already removed it (it does after a failed wait).
-    if ((error as { statusCode?: number }).statusCode !== 404) log(`Could not remove container ${id.slice(0, 12)}: ${firstLine((error as Error).message)}; remove it with \`docker rm -f ${id}\``);
-  }
 }
 
 /** The log tail straight from the engine, for a container that exited before its logs were followed. */
@@ -180,8 +135,4 @@ function startFailure(error: Error, settings: ContainerSettings): string {
   if (error.message.startsWith('Container exited')) return `the container exited before answering HTTP on port ${settings.port} at ${settings.waitPath}`;
   if (/not accessible after/.test(error.message)) return `no HTTP answer on port ${settings.port} at ${settings.waitPath} within ${settings.startupTimeoutMs / 1000} s (--wait-path, --target-port)`;
   return firstLine(error.message);
-}
-
-function firstLine(text: string): string {
-  return text.split('\n')[0]!;
 }
