@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: the harness's own tests, and the conformance suites (normally run through `conformance run`).
+// The harness's own tests; and, apart, the end-to-end tests on a real container engine (`npm run test:container`),
+// so that `npm test` and CI never need one. (The conformance suites run through `conformance run`.)
 export default defineConfig({
   test: {
     projects: [
@@ -10,6 +11,15 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'container',
+          include: ['test/**/*.e2e.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
         },
       },
     ],

@@ -23,7 +23,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerRun(program, env, (code) => (exitCode = code));
-  registerReference(program);
+  registerReference(program, env);
   registerValidate(program, (code) => (exitCode = code));
   registerReport(program, env);
   registerBundle(program, env);

@@ -7,7 +7,7 @@ import { IdempotencyStore } from './idempotency.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { Router } from './router.ts';
 import { Pipeline } from './server.ts';
-import { OrganizationState } from './store.ts';
+import { OrganizationState, type ApiKeys } from './store.ts';
 import { agentRoutes } from './routes/agents.ts';
 import { environmentRoutes } from './routes/environments.ts';
 import { environmentVariableRoutes } from './routes/environment-variables.ts';
@@ -19,6 +19,7 @@ import { topicRoutes } from './routes/topics.ts';
 import { workflowRoutes } from './routes/workflows.ts';
 
 export { FAULTS, type FaultName, driftOf, isFaultName, provenBy } from './faults.ts';
+export type { ApiKeys } from './store.ts';
 
 export interface ReferenceOptions {
   port?: number;
@@ -30,12 +31,14 @@ export interface ReferenceOptions {
   rateLimitWindowSeconds?: number;
   idempotentProcessingDelayMs?: number;
   regional?: boolean;
+  /** Known keys (e.g. for a container whose keys the harness must know); the others are random. */
+  apiKeys?: Partial<ApiKeys>;
 }
 
 export interface RunningReference {
   baseUrl: string;
   regionalBaseUrl?: string;
-  apiKeys: { dev: string; prod: string; restricted: string };
+  apiKeys: ApiKeys;
   close(): Promise<void>;
   /** Every resource the reference holds, by kind (for the harness's own leak tests; not part of the API). */
   inventory(): Record<string, string[]>;
@@ -74,7 +77,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     if (!isFaultName(f)) throw new Error(`Unknown fault "${String(f)}"`);
     faults.add(f);
   }
-  const org = new OrganizationState();
+  const org = new OrganizationState(options.apiKeys);
   const app: App = { org, has: (f) => faults.has(f), triggerCount: 0 };
 
   const rps = { ...DEFAULT_RATE_LIMITS, ...(options.rateLimits ?? {}) };

@@ -192,6 +192,12 @@ export interface ApiKeyRecord {
   hash: string;
 }
 
+export interface ApiKeys {
+  dev: string;
+  prod: string;
+  restricted: string;
+}
+
 /** The single organization the reference serves. */
 export class OrganizationState {
   readonly _id = objectId();
@@ -200,13 +206,14 @@ export class OrganizationState {
   readonly prod: EnvironmentState;
   readonly environmentVariables = new Map<string, EnvironmentVariable>(); // by key
   readonly apiKeys = new Map<string, ApiKeyRecord>();
-  readonly keys: { dev: string; prod: string; restricted: string };
+  readonly keys: ApiKeys;
 
-  constructor() {
+  /** Keys not given are random, so two references never share one. */
+  constructor(given: Partial<ApiKeys> = {}) {
     this.dev = new EnvironmentState(objectId(), 'Development', 'dev', 'development', randomBytes(6).toString('hex'));
     this.prod = new EnvironmentState(objectId(), 'Production', 'prod', 'production', randomBytes(6).toString('hex'), this.dev._id);
     const mk = (prefix: string) => `nk_${prefix}_${randomBytes(16).toString('hex')}`;
-    this.keys = { dev: mk('dev'), prod: mk('prod'), restricted: mk('restricted') };
+    this.keys = { dev: given.dev ?? mk('dev'), prod: given.prod ?? mk('prod'), restricted: given.restricted ?? mk('restricted') };
     const add = (key: string, envId: string, restricted: boolean) =>
       this.apiKeys.set(key, { key, envId, restricted, userId: this.userId, hash: createHash('sha256').update(key).digest('hex') });
     add(this.keys.dev, this.dev._id, false);

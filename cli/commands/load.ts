@@ -2,8 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { rewriteHtml } from '../../report/write-reports.ts';
-import { loadCommand } from './load-command.ts';
+
 import { collect, integerOption } from '../options.ts';
 import { parseFaults } from './reference.ts';
 
@@ -43,6 +42,7 @@ export function registerLoad(program: Command, setExit: (code: number) => void):
         process.stderr.write('conformance: --profile takes short or full\n');
         return setExit(2);
       }
+      const [{ loadCommand }, { rewriteHtml }] = await Promise.all([import('./load-command.ts'), import('../../report/write-reports.ts')]);
       const code = await loadCommand(
         {
           ...(flags.target ? { target: flags.target } : {}),

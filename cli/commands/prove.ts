@@ -2,11 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { FAULTS, type FaultName } from '../../reference/index.ts';
-import { resolveSettings } from '../../config/resolve-settings.ts';
-import { diffProver } from '../../diff/diff-proof.ts';
-import { fuzzProver } from '../../fuzz/fuzz-proof.ts';
-import { proveFaults } from '../../harness/runner/fault-proof.ts';
+import { FAULTS, type FaultName } from '../../reference/faults.ts';
 import { collect } from '../options.ts';
 import { parseFaults } from './reference.ts';
 
@@ -17,6 +13,12 @@ export function registerProve(program: Command, env: Record<string, string | und
     .option('--fault <name>', 'only this fault (repeatable); default: the whole catalog', collect, [])
     .option('--report-dir <dir>', 'where fault-proof.json is written', 'reports')
     .action(async (opts: { fault: string[]; reportDir: string }) => {
+      const [{ resolveSettings }, { proveFaults }, { fuzzProver }, { diffProver }] = await Promise.all([
+        import('../../config/resolve-settings.ts'),
+        import('../../harness/runner/fault-proof.ts'),
+        import('../../fuzz/fuzz-proof.ts'),
+        import('../../diff/diff-proof.ts'),
+      ]);
       const faults = opts.fault.length > 0 ? parseFaults(opts.fault) : (Object.keys(FAULTS) as FaultName[]);
       const settings = resolveSettings({ env, flags: { 'run.reportDir': opts.reportDir } });
       const print = (line: string) => process.stdout.write(`${line}\n`);

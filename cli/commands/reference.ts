@@ -1,40 +1,92 @@
 // `conformance reference`: runs the embedded reference until SIGINT/SIGTERM, announcing itself as one JSON line.
 import type { Command } from 'commander';
-import { FAULTS, isFaultName, startReference, type FaultName } from '../../reference/index.ts';
+import { FAULTS, isFaultName, type FaultName } from '../../reference/faults.ts';
+import type { ApiKeys } from '../../reference/index.ts';
 import { UsageError } from '../cli-error.ts';
 import { collect, integerOption } from '../options.ts';
 
-export function registerReference(program: Command): void {
+/** Shorter keys are refused: a guessable key on a reachable port would let anyone write. */
+export const MIN_KEY_LENGTH = 16;
+
+/** Each key: its flag (the same names as `conformance run`), then its environment variable. */
+const KEY_SOURCES = {
+  dev: { flag: 'apiKey', option: '--api-key', envVar: 'REFERENCE_API_KEY' },
+  prod: { flag: 'secondaryApiKey', option: '--secondary-api-key', envVar: 'REFERENCE_SECONDARY_API_KEY' },
+  restricted: { flag: 'restrictedApiKey', option: '--restricted-api-key', envVar: 'REFERENCE_RESTRICTED_API_KEY' },
+} as const;
+
+type KeyFlags = Partial<Record<(typeof KEY_SOURCES)[keyof ApiKeys]['flag'], string>>;
+
+interface ReferenceFlags extends KeyFlags {
+  port: number;
+  host: string;
+  fault: string[];
+  listFaults?: boolean;
+  triggerRps: number;
+  processingDelayMs: number;
+}
+
+export function registerReference(program: Command, env: Record<string, string | undefined>): void {
   program
     .command('reference')
     .description('start the embedded reference implementation and print {"baseUrl","apiKeys"} as one JSON line')
     .option('--port <n>', 'port to listen on (0 picks a free one)', integerOption('--port', 0, 65535), 0)
     .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--api-key <key>', `key of the dev environment (or ${KEY_SOURCES.dev.envVar}; default random)`)
+    .option('--secondary-api-key <key>', `key of the prod environment (or ${KEY_SOURCES.prod.envVar}; default random)`)
+    .option('--restricted-api-key <key>', `read-only key of the dev environment (or ${KEY_SOURCES.restricted.envVar}; default random)`)
     .option('--fault <name>', 'switch on a deliberate fault (repeatable; see --list-faults)', collect, [])
     .option('--list-faults', 'print the fault catalog as JSON and exit')
     .option('--trigger-rps <n>', 'trigger rate limit in requests per second', integerOption('--trigger-rps', 1), 600)
     .option('--processing-delay-ms <n>', 'extra processing time for POST/PATCH with an Idempotency-Key', integerOption('--processing-delay-ms'), 0)
-    .action(async (opts: { port: number; host: string; fault: string[]; listFaults?: boolean; triggerRps: number; processingDelayMs: number }) => {
+    .action(async (opts: ReferenceFlags) => {
       if (opts.listFaults) {
         process.stdout.write(`${JSON.stringify(FAULTS, null, 2)}\n`);
         return;
       }
       const faults = parseFaults(opts.fault);
+      const given = givenKeys(opts, env);
+      const { startReference } = await import('../../reference/index.ts');
       const reference = await startReference({
         port: opts.port,
         host: opts.host,
         faults,
         rateLimits: { trigger: opts.triggerRps },
         idempotentProcessingDelayMs: opts.processingDelayMs,
+        apiKeys: Object.fromEntries(Object.entries(given).map(([env, key]) => [env, key.value])),
       });
-      process.stdout.write(`${JSON.stringify({ baseUrl: reference.baseUrl, apiKeys: reference.apiKeys })}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+      // Listening before the announcement: a supervisor may signal as soon as it reads the line.
+      const stopped = new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
       });
+      process.stdout.write(`${JSON.stringify({ baseUrl: reference.baseUrl, apiKeys: announcedKeys(reference.apiKeys, given) })}\n`);
+      await stopped;
       await reference.close();
     });
+}
+
+type GivenKeys = Partial<Record<keyof ApiKeys, { value: string; source: string }>>;
+
+/** The keys given by flag or environment variable, each checked; the others stay random. */
+export function givenKeys(flags: KeyFlags, env: Record<string, string | undefined>): GivenKeys {
+  const given: GivenKeys = {};
+  for (const [name, { flag, option, envVar }] of Object.entries(KEY_SOURCES) as [keyof ApiKeys, (typeof KEY_SOURCES)[keyof ApiKeys]][]) {
+    const fromEnv = env[envVar];
+    const key = flags[flag] !== undefined ? { value: flags[flag], source: option } : fromEnv !== undefined ? { value: fromEnv, source: envVar } : undefined;
+    if (!key) continue;
+    if (key.value.length < MIN_KEY_LENGTH) throw new UsageError(`${key.source}: a key needs at least ${MIN_KEY_LENGTH} characters, got ${key.value.length === 0 ? 'an empty one' : key.value.length}`);
+    given[name] = key;
+  }
+  const values = Object.values(given).map((k) => k.value);
+  if (new Set(values).size < values.length) throw new UsageError(`${Object.values(given).map((k) => k.source).join(', ')}: each environment needs its own key, two are the same`);
+  return given;
+}
+
+/** A key the caller gave is never echoed (it would land in container logs); only random ones must be told. */
+function announcedKeys(keys: ApiKeys, given: GivenKeys): Record<keyof ApiKeys, string> {
+  const said = (name: keyof ApiKeys) => (given[name] ? `(given: ${given[name].source})` : keys[name]);
+  return { dev: said('dev'), prod: said('prod'), restricted: said('restricted') };
 }
 
 export function parseFaults(names: string[]): FaultName[] {

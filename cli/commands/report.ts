@@ -3,9 +3,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { resolveSettings } from '../../config/resolve-settings.ts';
-import { AllureReportError, buildAllureReport } from '../../report/allure-report.ts';
-import { ARTIFACTS, rewriteHtml } from '../../report/write-reports.ts';
 import { UsageError } from '../cli-error.ts';
 
 export function registerReport(program: Command, env: Record<string, string | undefined>): void {
@@ -13,7 +10,12 @@ export function registerReport(program: Command, env: Record<string, string | un
     .command('report')
     .description('build the Allure HTML report (one self-contained file) and refresh conformance.html from a report dir')
     .option('--report-dir <dir>', 'the report dir of a `conformance run` (default reports/)')
-    .action((flags: { reportDir?: string }) => {
+    .action(async (flags: { reportDir?: string }) => {
+      const [{ resolveSettings }, { AllureReportError, buildAllureReport }, { ARTIFACTS, rewriteHtml }] = await Promise.all([
+        import('../../config/resolve-settings.ts'),
+        import('../../report/allure-report.ts'),
+        import('../../report/write-reports.ts'),
+      ]);
       const settings = resolveSettings({ env, flags: { 'run.reportDir': flags.reportDir } });
       const dir = settings.run.reportDir;
       const print = (line: string) => process.stdout.write(`${line}\n`);

@@ -1,9 +1,5 @@
 // `conformance run`: resolves settings, runs the suites against the target and exits 0 / 1 / 2 / 3 (README § exit codes).
 import type { Command } from 'commander';
-import { resolveSettings } from '../../config/resolve-settings.ts';
-import { SigningError } from '../../report/sign-attestation.ts';
-import { writeBundleFromDir } from '../../report/write-reports.ts';
-import { runConformance } from '../../harness/runner/conformance-run.ts';
 import { EXIT, UsageError } from '../cli-error.ts';
 import { collect, commaList, integerOption } from '../options.ts';
 import { progressPrinter, printSummary } from '../progress.ts';
@@ -57,6 +53,13 @@ export function registerRun(program: Command, env: Record<string, string | undef
       parseFaults(flags.fault);
       const signing = signingMethod(flags, env);
       if (signing && !flags.bundle) throw new UsageError(`${flags.signKey ? '--sign-key' : '--sign'} signs the certification bundle: add --bundle`);
+      // Loaded here, not at start: the runner brings vitest, and `--version` or `reference` need none of it.
+      const [{ resolveSettings }, { writeBundleFromDir }, { runConformance }, { SigningError }] = await Promise.all([
+        import('../../config/resolve-settings.ts'),
+        import('../../report/write-reports.ts'),
+        import('../../harness/runner/conformance-run.ts'),
+        import('../../report/sign-attestation.ts'),
+      ]);
       const settings = resolveSettings({
         env,
         ...(flags.config ? { configFile: flags.config } : {}),

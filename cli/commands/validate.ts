@@ -1,6 +1,6 @@
 // `conformance validate`: checks a captured JSON body against one of the spec's schemas, offline.
 import type { Command } from 'commander';
-import { validateCommand } from '../../schemas/validate-command.ts';
+
 
 export function registerValidate(program: Command, setExit: (code: number) => void): void {
   program
@@ -12,6 +12,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .option('--strict', 'also report properties the schema does not name, as warnings')
     .option('--list', 'print the schema names and exit')
     .action(async (file: string | undefined, opts: { schema?: string; unwrap: boolean; strict?: boolean; list?: boolean }) => {
+      const { validateCommand } = await import('../../schemas/validate-command.ts');
       const code = await validateCommand(
         { ...(opts.schema ? { schema: opts.schema } : {}), ...(file ? { file } : {}), unwrap: opts.unwrap, list: opts.list ?? false, strict: opts.strict ?? false },
         {

@@ -41,7 +41,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
   try {
     if (settings.target.image) {
       io.log(`Starting ${settings.target.image} with testcontainers …`);
-      container = await startContainerTarget(containerSettings(settings), env);
+      container = await startContainerTarget(containerSettings(settings), env, io.log);
       settings = { ...settings, target: { ...settings.target, baseUrl: container.baseUrl } };
     } else if (!settings.target.baseUrl) embedded = await startEmbeddedTarget(settings.reference.faults as FaultName[]);
     const profile = toProfile(settings, embedded, expectations?.skips);
@@ -105,9 +105,21 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
   }
 }
 
+/** Environment values shorter than this stay readable in the container's log lines (NODE_ENV=test is no secret). */
+const MIN_SECRET_ENV_VALUE = 8;
+
 function containerSettings(settings: Settings): ContainerSettings {
   const { target, timeouts } = settings;
-  return { image: target.image!, port: target.imagePort ?? 3000, env: target.imageEnv ?? {}, waitPath: target.waitPath ?? '/v1/environments', startupTimeoutMs: Math.min(timeouts.runMs, 120_000) };
+  const env = target.imageEnv ?? {};
+  const secrets = [target.apiKey, target.secondaryApiKey, target.restrictedApiKey, ...Object.values(env).filter((v) => v.length >= MIN_SECRET_ENV_VALUE)];
+  return {
+    image: target.image!,
+    port: target.imagePort ?? 3000,
+    env,
+    waitPath: target.waitPath ?? '/v1/environments',
+    startupTimeoutMs: Math.min(timeouts.runMs, 120_000),
+    secrets: secrets.filter((s): s is string => s !== undefined),
+  };
 }
 
 function describeTarget(profile: TargetProfile, settings: Settings): string {

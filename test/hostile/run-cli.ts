@@ -27,3 +27,36 @@ export function runCli(args: string[], env: Record<string, string> = {}, killAft
     });
   });
 }
+
+export interface LongRunningCli {
+  /** What the command printed on stdout until `until` matched. */
+  output: string;
+  /** Everything printed so far. */
+  stdout: () => string;
+  stderr: () => string;
+  /** Sends the signal and waits for the exit: the code, or the signal that ended it. */
+  stop: (signal?: NodeJS.Signals) => Promise<number | NodeJS.Signals | null>;
+}
+
+/** Starts a command that runs until signalled, and waits until its stdout matches `until` (default: one whole line). */
+export function startCli(args: string[], env: Record<string, string> = {}, { until = /\n/, timeoutMs = 30_000 }: { until?: RegExp; timeoutMs?: number } = {}): Promise<LongRunningCli> {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('REFERENCE_') && !k.startsWith('VITEST')));
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const closed = new Promise<number | NodeJS.Signals | null>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`stdout did not match ${until} within ${timeoutMs} ms; stdout: ${stdout}; stderr: ${stderr}`));
+    }, timeoutMs);
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (!until.test(stdout)) return;
+      clearTimeout(timer);
+      resolve({ output: stdout, stdout: () => stdout, stderr: () => stderr, stop: (signal = 'SIGTERM') => (child.kill(signal), closed) });
+    });
+    closed.then((code) => reject(new Error(`ended (${code}) before stdout matched ${until}; stdout: ${stdout}; stderr: ${stderr}`)));
+  });
+}

@@ -1,0 +1,31 @@
+// `conformance --version` and `conformance reference` start without the test runner: heavy modules load only in
+// the commands that need them (measured: see README, Benchmarks).
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli, startCli } from '../hostile/run-cli.ts';
+
+const TRACE = { NODE_OPTIONS: `--import=${fileURLToPath(new URL('./module-trace.mjs', import.meta.url))}` };
+const RUNNER = /\/node_modules\/(vitest|@vitest|vite|rolldown|testcontainers|allure[^/]*)\//;
+
+const loadedRunnerModules = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('LOADED ') && RUNNER.test(l));
+
+describe('CLI start-up', () => {
+  it('the trace sees the runner where it is loaded (run --rules loads vitest)', async () => {
+    const result = await runCli(['run', '--rules', 'AUTH-01', '--report-dir', fileURLToPath(new URL('../../reports/startup-trace', import.meta.url))], TRACE);
+    expect(loadedRunnerModules(result.stderr).length).toBeGreaterThan(0);
+  });
+
+  it('--version loads no test runner', async () => {
+    const result = await runCli(['--version'], TRACE);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(loadedRunnerModules(result.stderr)).toEqual([]);
+  });
+
+  it('reference loads no test runner', async () => {
+    const reference = await startCli(['reference'], TRACE);
+    expect(JSON.parse(reference.output).baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const ended = await reference.stop();
+    expect(ended, reference.stderr().split('\n').filter((l) => !l.startsWith('LOADED')).join('\n')).toBe(0);
+    expect(loadedRunnerModules(reference.stderr())).toEqual([]);
+  });
+});

@@ -1,0 +1,67 @@
+// `conformance reference` with known keys (flags or REFERENCE_* variables), random ones otherwise; bad keys exit 2.
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { runCli, startCli } from '../hostile/run-cli.ts';
+
+const DEV = 'cft-known-dev-key-0123456789';
+const PROD = 'cft-known-prod-key-0123456789';
+const RESTRICTED = 'cft-known-restricted-key-0123456789';
+
+async function environments(baseUrl: string, key: string): Promise<{ status: number; own?: string }> {
+  const res = await request(`${baseUrl}/v1/environments`, { headers: { authorization: `ApiKey ${key}` } });
+  const body = (await res.body.json()) as { data?: { name: string; apiKeys?: { key: string }[] }[] };
+  return { status: res.statusCode, own: body.data?.find((e) => e.apiKeys?.some((k) => k.key === key))?.name };
+}
+
+async function withReference<T>(args: string[], env: Record<string, string>, use: (announced: { baseUrl: string; apiKeys: Record<string, string> }, line: string) => Promise<T>): Promise<T> {
+  const cli = await startCli(['reference', ...args], env);
+  try {
+    return await use(JSON.parse(cli.output), cli.output);
+  } finally {
+    expect(await cli.stop(), 'SIGTERM ends the reference cleanly').toBe(0);
+  }
+}
+
+describe('conformance reference keys', () => {
+  it('takes the three keys from the flags of `conformance run`, and never echoes them', async () => {
+    await withReference(['--api-key', DEV, '--secondary-api-key', PROD, '--restricted-api-key', RESTRICTED], {}, async ({ baseUrl, apiKeys }, line) => {
+      for (const key of [DEV, PROD, RESTRICTED]) expect(line).not.toContain(key);
+      expect(apiKeys).toEqual({ dev: '(given: --api-key)', prod: '(given: --secondary-api-key)', restricted: '(given: --restricted-api-key)' });
+      expect(await environments(baseUrl, DEV)).toEqual({ status: 200, own: 'Development' });
+      expect(await environments(baseUrl, PROD)).toEqual({ status: 200, own: 'Production' });
+      expect((await environments(baseUrl, RESTRICTED)).status).toBe(200);
+      expect((await environments(baseUrl, `${DEV}x`)).status, 'any other key is refused').toBe(401);
+    });
+  });
+
+  it('takes them from REFERENCE_* variables, a flag winning over its variable', async () => {
+    const env = { REFERENCE_API_KEY: 'cft-overridden-by-flag-key', REFERENCE_SECONDARY_API_KEY: PROD, REFERENCE_RESTRICTED_API_KEY: RESTRICTED };
+    await withReference(['--api-key', DEV], env, async ({ baseUrl, apiKeys }) => {
+      expect(apiKeys).toEqual({ dev: '(given: --api-key)', prod: '(given: REFERENCE_SECONDARY_API_KEY)', restricted: '(given: REFERENCE_RESTRICTED_API_KEY)' });
+      expect(await environments(baseUrl, DEV)).toEqual({ status: 200, own: 'Development' });
+      expect((await environments(baseUrl, env.REFERENCE_API_KEY)).status).toBe(401);
+      expect(await environments(baseUrl, PROD)).toEqual({ status: 200, own: 'Production' });
+    });
+  });
+
+  it('makes random keys when none are given, and announces them', async () => {
+    await withReference([], {}, async ({ baseUrl, apiKeys }) => {
+      expect(apiKeys.dev).toMatch(/^nk_dev_[0-9a-f]{32}$/);
+      expect(await environments(baseUrl, apiKeys.dev!)).toEqual({ status: 200, own: 'Development' });
+      expect(await environments(baseUrl, apiKeys.prod!)).toEqual({ status: 200, own: 'Production' });
+    });
+  });
+
+  it.each([
+    [['--api-key', ''], {}, '--api-key: a key needs at least 16 characters, got an empty one'],
+    [['--secondary-api-key', 'fifteen-chars!!'], {}, '--secondary-api-key: a key needs at least 16 characters, got 15'],
+    [[], { REFERENCE_RESTRICTED_API_KEY: '' }, 'REFERENCE_RESTRICTED_API_KEY: a key needs at least 16 characters, got an empty one'],
+    [['--api-key', DEV], { REFERENCE_SECONDARY_API_KEY: DEV }, 'each environment needs its own key'],
+  ])('refuses %j %j with exit 2', async (args, env, message) => {
+    const result = await runCli(['reference', ...args], env as Record<string, string>, 20_000);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stdout, 'nothing started').toBe('');
+  });
+});
