@@ -94,7 +94,8 @@ function disabledFeature(ids: RuleId[], profile: TargetProfile): string | undefi
 
 const ALL_CHECKS = [...PASSIVE_CHECKS, ...SCHEMA_CHECKED_RULES.map(schemaCheck)];
 
-function observe(exchanges: Exchange[], profile: TargetProfile): Observation[] {
+/** What every check over all traffic saw in these exchanges (also how a root-cause test gets real wordings). */
+export function observe(exchanges: Exchange[], profile: Pick<TargetProfile, 'features'>): Observation[] {
   const observations: Observation[] = [];
   for (const check of ALL_CHECKS) {
     const relevant = exchanges.filter((e) => e.status !== undefined && check.applies(e, profile.features));

@@ -4,7 +4,9 @@
 import { AREAS } from '../../requirements/index.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { loadCharts, loadSection } from './load-charts.ts';
-import { escapeMarkup, html, raw, type Markup } from './markup.ts';
+import { codeSpans, html, raw, type Markup } from './markup.ts';
+import { rootCausesSection } from './root-causes-html.ts';
+import { rootCauseHeadline } from './root-causes.ts';
 import type { RuleTest, RuleVerdict, Verdict } from './verdicts.ts';
 
 const VERDICTS: Verdict[] = ['fail', 'warn', 'pass', 'not-verified', 'not-applicable'];
@@ -21,6 +23,7 @@ export function conformanceHtml(report: ConformanceReport, loadJson?: unknown): 
 ${banner(report)}
 ${jumpLinks(report, loadJson)}
 <main>
+${rootCausesSection(report, evidence)}
 ${areaSummary(report)}
 ${problems(report)}
 ${matrix(report)}
@@ -38,15 +41,16 @@ function banner(report: ConformanceReport): Markup {
   const { tests, counts } = report.summary;
   const failedMust = counts.MUST.fail;
   const unverified = counts.MUST['not-verified'];
+  const causes = rootCauseHeadline(report.rootCauses, report.requirements);
   const why = ok
-    ? `No MUST rule failed and every suite file ran.${unverified > 0 ? ` ${unverified} MUST rule${unverified === 1 ? ' was' : 's were'} not verified (see the matrix).` : ''}`
-    : [failedMust > 0 ? `${failedMust} MUST rule${failedMust === 1 ? '' : 's'} failed` : '', report.errors.length > 0 ? `${report.errors.length} run error${report.errors.length === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ');
+    ? `No MUST rule failed and every suite file ran.${unverified > 0 ? ` ${unverified} MUST rule${unverified === 1 ? ' was' : 's were'} not verified (see the matrix).` : ''}${causes ? ` ${causes}.` : ''}`
+    : [causes ?? (failedMust > 0 ? `${failedMust} MUST rule${failedMust === 1 ? '' : 's'} failed` : ''), report.errors.length > 0 ? `${report.errors.length} run error${report.errors.length === 1 ? '' : 's'}` : ''].filter(Boolean).join(' · ');
   const target = report.target.embeddedReference
     ? html`embedded reference ${report.target.faults.length > 0 ? html`with fault${report.target.faults.length > 1 ? 's' : ''} <b>${report.target.faults.join(', ')}</b>` : ''} at ${report.target.baseUrl}`
     : html`${report.target.baseUrl}${report.target.regionalBaseUrl ? html` (regional ${report.target.regionalBaseUrl})` : ''}`;
   return html`<header class="banner ${ok ? 'ok' : 'bad'}">
   <div class="verdict">${ok ? '✔ CONFORMANT' : '✘ NON-CONFORMANT'}</div>
-  <div class="why">${why}</div>
+  <div class="why">${codeSpans(why)}</div>
   <dl>
     <dt>Target</dt><dd>${target}</dd>
     <dt>Specification</dt><dd>Notification Service HTTP API ${report.spec.version}</dd>
@@ -61,7 +65,7 @@ function banner(report: ConformanceReport): Markup {
 
 function jumpLinks(report: ConformanceReport, loadJson: unknown): Markup {
   const broken = report.requirements.filter((r) => r.verdict === 'fail' || r.verdict === 'warn').length;
-  return html`<nav class="jump">${report.errors.length > 0 ? html`<a href="#errors">Run errors (${report.errors.length})</a>` : ''}${broken > 0 ? html`<a href="#failures">Failures and warnings (${broken})</a>` : ''}<a href="#matrix">Rule matrix (${report.requirements.length})</a>${report.leaks.length > 0 ? html`<a href="#leaks">Leftovers (${report.leaks.length})</a>` : ''}${loadCharts(loadJson) ? html`<a href="#load">Load run</a>` : ''}</nav>`;
+  return html`<nav class="jump">${report.rootCauses.length > 0 ? html`<a href="#root-causes">Root causes (${report.rootCauses.length})</a>` : ''}${report.errors.length > 0 ? html`<a href="#errors">Run errors (${report.errors.length})</a>` : ''}${broken > 0 ? html`<a href="#failures">Failures and warnings (${broken})</a>` : ''}<a href="#matrix">Rule matrix (${report.requirements.length})</a>${report.leaks.length > 0 ? html`<a href="#leaks">Leftovers (${report.leaks.length})</a>` : ''}${loadCharts(loadJson) ? html`<a href="#load">Load run</a>` : ''}</nav>`;
 }
 
 function countLine(c: Record<Verdict, number>): Markup {
@@ -109,7 +113,7 @@ function failureCard(rule: RuleVerdict): Markup {
   const failed = rule.tests.filter((t) => t.status === 'failed');
   return html`<article class="failure v-border-${rule.verdict}" id="fail-${rule.id}">
   <h3><span class="v v-${rule.verdict}">${rule.verdict}</span> ${rule.id} <span class="level">${rule.level}</span> <span class="muted">spec § ${rule.section}</span></h3>
-  <blockquote>${ruleText(rule.text)}</blockquote>
+  <blockquote>${codeSpans(rule.text)}</blockquote>
   ${rule.reason ? html`<p class="muted">${rule.reason}</p>` : ''}
   ${failed.slice(0, SHOWN_FAILED_TESTS).map((t) => failedTest(t))}
   ${failed.length > SHOWN_FAILED_TESTS ? html`<details class="more"><summary>${failed.length - SHOWN_FAILED_TESTS} more failing test${failed.length - SHOWN_FAILED_TESTS === 1 ? '' : 's'} of ${rule.id}</summary>${failed.slice(SHOWN_FAILED_TESTS).map((t) => failedTest(t))}</details>` : ''}
@@ -174,15 +178,11 @@ function ruleRow(rule: RuleVerdict): Markup {
   <td class="id">${broken ? html`<a href="#fail-${rule.id}">${rule.id}</a>` : rule.id}</td>
   <td>${rule.level}</td>
   <td><span class="v v-${rule.verdict}">${rule.verdict}</span></td>
-  <td>${ruleText(rule.text)}${rule.reason ? html`<div class="muted reason">${rule.reason}</div>` : ''}</td>
+  <td>${codeSpans(rule.text)}${rule.reason ? html`<div class="muted reason">${rule.reason}</div>` : ''}</td>
   <td>${rule.tests.length === 0 ? html`<span class="muted">none</span>` : html`<details><summary>${rule.tests.length} test${rule.tests.length === 1 ? '' : 's'}</summary><ul class="tests">${rule.tests.map((t) => html`<li><span class="s s-${t.status}">${t.status}</span> ${t.name}${t.level ? ' (SHOULD-level)' : ''} <span class="muted">${t.durationMs} ms</span>${t.status !== 'passed' && t.status !== 'failed' && t.message ? html`<div class="muted">${t.message}</div>` : ''}</li>`)}</ul></details>`}</td>
 </tr>`;
 }
 
-/** RULES.md marks literals as Markdown code spans; they become <code> after escaping (so no markup gets through). */
-function ruleText(text: string): Markup {
-  return raw(escapeMarkup(text).replace(/`([^`]+)`/g, '<code>$1</code>'));
-}
 
 /** Area headings carry Markdown code spans in RULES.md; the page shows them as plain text. */
 function plainArea(area: keyof typeof AREAS): string {
@@ -210,6 +210,8 @@ td.id{white-space:nowrap;font-family:ui-monospace,monospace;font-weight:600}
 .reason{font-size:12px;margin-top:2px}
 .failure{background:#fff;border:1px solid #e5e7eb;border-left:5px solid var(--fail);border-radius:4px;padding:4px 16px 12px;margin:12px 0}
 .v-border-warn{border-left-color:var(--warn)}
+.cause{background:#fff;border:1px solid #e5e7eb;border-left:5px solid var(--fail);border-radius:4px;padding:4px 16px 12px;margin:12px 0}
+.cause h3{font-size:18px}.cause-rules{margin:4px 0 8px;line-height:2}.cause-rules a.v{text-decoration:none;margin-right:2px}
 blockquote{margin:6px 0;padding:6px 12px;background:#f3f4f6;border-radius:4px;font-size:14px}
 .label{font-size:11px;text-transform:uppercase;letter-spacing:.05em;color:#6b7280;margin:6px 0 2px}
 pre{margin:4px 0;padding:8px 10px;background:#111827;color:#f9fafb;border-radius:4px;font-size:12px;white-space:pre-wrap;word-break:break-word;max-height:360px;overflow:auto}

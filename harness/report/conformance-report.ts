@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { SPEC_VERSION } from '../../requirements/index.ts';
 import { SUITE_NAME, SUITE_VERSION } from '../suite-info.ts';
 import type { ExpectationOutcome } from '../expectations/expectations.ts';
+import { rootCausesOf, type RootCause } from './root-causes.ts';
 import type { RuleVerdict, Verdict } from './verdicts.ts';
 
 export const REPORT_FORMAT = 'notification-api-conformance/report';
@@ -23,6 +24,8 @@ export interface ConformanceReport {
     counts: Record<'MUST' | 'SHOULD' | 'INFO', Record<Verdict, number>>;
     tests: { total: number; passed: number; failed: number; notVerified: number; notApplicable: number };
   };
+  /** Failures and warnings grouped by what failed: one bug, one entry, with every rule it breaks. */
+  rootCauses: RootCause[];
   requirements: RuleVerdict[];
   /** Resources the run created on the target and could not remove. */
   leaks: string[];
@@ -70,6 +73,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
         notApplicable: statuses.filter((s) => s === 'not-applicable').length,
       },
     },
+    rootCauses: rootCausesOf(input.requirements),
     requirements: input.requirements,
     leaks: input.leaks,
     errors: input.errors,
