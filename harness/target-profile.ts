@@ -12,6 +12,8 @@ export interface TargetProfile {
   runPrefix: string;
   /** Rule IDs selected for this run (empty: all). */
   rules: string[];
+  /** Tests of unselected rules run anyway, for the traffic a selected rule checked on every exchange is judged on. */
+  runForTraffic?: boolean;
   /** True when the target is the embedded reference started by this run. */
   embeddedReference: boolean;
   /** No request may change anything on the target (--read-only). */

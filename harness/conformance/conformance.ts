@@ -51,13 +51,16 @@ export function conformance(
     const ctx = { task, skip: vitestSkip, api, target, ids: idFactory, cleanup, provision };
     const meta: ConformanceMeta = { rules: ids, ...(options.level ? { level: options.level } : {}) };
     ctx.task.meta.conformance = meta;
+    // A test of unselected rules that runs only for its traffic stays deselected, whatever else ends it.
+    const forTraffic = profile.rules.length > 0 && !ids.some((id) => profile.rules.includes(id));
     const skip = (outcome: SkipOutcome, reason: string): never => {
-      meta.outcome = outcome;
+      meta.outcome = forTraffic ? 'deselected' : outcome;
       meta.reason = reason;
       return ctx.skip(reason);
     };
 
-    if (profile.rules.length > 0 && !ids.some((id) => profile.rules.includes(id))) skip('deselected', 'not among --rules');
+    if (forTraffic && !profile.runForTraffic) skip('deselected', 'not among --rules');
+    if (forTraffic) Object.assign(meta, { outcome: 'deselected', reason: 'not among --rules; run for the traffic of a selected rule checked on every exchange' });
     const skipped = [task.name, ...ids].find((key) => profile.skips[key] !== undefined);
     if (skipped) skip('not-verified', `skipped by the expectations file: ${profile.skips[skipped]}`);
     const off = disabledFeature(ids, profile);

@@ -14,6 +14,7 @@ import { startContainerTarget, type ContainerSettings, type ContainerTarget } fr
 import { startEmbeddedTarget, type EmbeddedTarget } from './embedded-target.ts';
 import { finalSweep } from './final-sweep.ts';
 import { toProfile } from './profile.ts';
+import { onlySelected } from './rule-selection.ts';
 import { SuiteSession, type SuiteRun } from './run-suites.ts';
 import type { TestRecord } from './test-record.ts';
 
@@ -68,7 +69,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     if (sweep.removed.length > 0) io.log(`Final sweep removed ${sweep.removed.length} leftover resource(s) carrying the run prefix ${profile.runPrefix}`);
     for (const leak of sweep.remaining) io.log(`LEAK: ${leak}`);
 
-    const verdictsPerRun = runs.map((run) => computeVerdicts(run.records, settings.features, profile.skips));
+    const verdictsPerRun = runs.map((run) => onlySelected(computeVerdicts(run.records, settings.features, profile.skips), profile.rules));
     const unstable = verdictsPerRun[0]!
       .map((rule, index) => ({ id: rule.id, verdicts: verdictsPerRun.map((v) => v[index]!.verdict as string) }))
       .filter((rule) => new Set(rule.verdicts).size > 1);

@@ -8,6 +8,7 @@ import { redactorFor } from '../http/api-client.ts';
 import { cleanAllureResults, ConformanceAllureReporter } from '../report/allure-reporter.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import { Collector } from './collector.ts';
+import { selectSuites, type SelectionScope } from './rule-selection.ts';
 import type { TestRecord } from './test-record.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -23,6 +24,8 @@ export interface SuiteRun {
 export interface RunOptions {
   /** Only suite files whose path contains one of these strings. */
   files?: string[];
+  /** How much traffic a selected rule that is checked on every exchange gets (default complete: the full run's). */
+  scope?: SelectionScope;
   /** The whole run is cancelled after this long; what finished is kept (timeouts.runMs). */
   deadlineMs?: number;
   /** Run the serial rate-limit suites after the functional ones (default true). */
@@ -85,8 +88,14 @@ export class SuiteSession {
     const collector = new Collector(redactorFor(profile), options.onRecord);
     this.collector = collector;
     this.allure?.useRedactor(redactorFor(profile));
-    this.vitest.provide('target', profile);
-    const all = (await this.vitest.globTestSpecifications()).filter((s) => matches(s, options.files) && mentionsSelectedRule(s, profile.rules));
+    const specs = (await this.vitest.globTestSpecifications()).filter((s) => matches(s, options.files));
+    const selection = selectSuites(
+      profile.rules,
+      specs.map((spec) => ({ spec, source: profile.rules.length > 0 ? readFileSync(spec.moduleId, 'utf8') : '', serial: SERIAL_SUITES.test(spec.moduleId) })),
+      options.scope ?? 'complete',
+    );
+    this.vitest.provide('target', { ...profile, runForTraffic: selection.forTraffic });
+    const all = selection.files.map((f) => f.spec);
     const functional = all.filter((s) => !SERIAL_SUITES.test(s.moduleId));
     const serial = options.rateLimitPhase === false ? [] : all.filter((s) => SERIAL_SUITES.test(s.moduleId));
     let expired = false;
@@ -115,13 +124,6 @@ export class SuiteSession {
   async close(): Promise<void> {
     await this.vitest.close();
   }
-}
-
-/** With --rules, a suite file that names none of the selected rule IDs has nothing to run: skip loading it. */
-function mentionsSelectedRule(spec: TestSpecification, rules: string[]): boolean {
-  if (rules.length === 0) return true;
-  const text = readFileSync(spec.moduleId, 'utf8');
-  return rules.some((id) => text.includes(`'${id}'`));
 }
 
 function matches(spec: TestSpecification, files: string[] | undefined): boolean {
