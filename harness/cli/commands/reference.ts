@@ -7,7 +7,7 @@ import { collect, integerOption } from '../options.ts';
 export function registerReference(program: Command): void {
   program
     .command('reference')
-    .description('start the embedded reference implementation and print {"baseUrl","apiKeys"} as one JSON line')
+    .description('start the embedded reference implementation and print {"baseUrl","regionalBaseUrl","apiKeys"} as one JSON line')
     .option('--port <n>', 'port to listen on (0 picks a free one)', integerOption('--port', 0, 65535), 0)
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--fault <name>', 'switch on a deliberate fault (repeatable; see --list-faults)', collect, [])
@@ -27,7 +27,7 @@ export function registerReference(program: Command): void {
         rateLimits: { trigger: opts.triggerRps },
         idempotentProcessingDelayMs: opts.processingDelayMs,
       });
-      process.stdout.write(`${JSON.stringify({ baseUrl: reference.baseUrl, apiKeys: reference.apiKeys })}\n`);
+      process.stdout.write(`${JSON.stringify({ baseUrl: reference.baseUrl, regionalBaseUrl: reference.regionalBaseUrl, apiKeys: reference.apiKeys })}\n`);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
         process.once('SIGINT', stop);
