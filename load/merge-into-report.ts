@@ -1,9 +1,12 @@
 // Merges load verdicts into an existing DIR/conformance.json: adds the load tests to the RL rules, recomputes
-// those rules' verdicts (a failed MUST test → fail) and the summary, so the report stays self-consistent.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// those rules' verdicts (a failed MUST test → fail), the summary and the root causes, and rewrites every artifact
+// from the merged report (conformance.json, junit.xml, conformance.html, the Allure results): one merge, one story.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeLoadAllureResults } from '../harness/report/allure-load-results.ts';
 import { buildReport, type ConformanceReport } from '../harness/report/conformance-report.ts';
 import type { RuleVerdict } from '../harness/report/verdicts.ts';
+import { writeReports } from '../harness/report/write-reports.ts';
 import { decide, type LoadRuleVerdict } from './verdict/judge.ts';
 
 /** Load test names start with this; a re-merge replaces them instead of piling up. */
@@ -12,8 +15,10 @@ const LOAD_TEST_PREFIX = 'load ';
 export function mergeIntoReport(dir: string, verdicts: LoadRuleVerdict[]): string | undefined {
   const file = join(dir, 'conformance.json');
   if (!existsSync(file)) return undefined;
-  const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
-  writeFileSync(file, `${JSON.stringify(mergeReport(report, verdicts), null, 2)}\n`);
+  const merged = mergeReport(JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport, verdicts);
+  writeReports(dir, merged);
+  const loadTests = merged.requirements.flatMap((rule) => rule.tests.filter((t) => t.name.startsWith(LOAD_TEST_PREFIX)).map((test) => ({ rule: rule.id, test })));
+  writeLoadAllureResults(dir, loadTests, new Date());
   return file;
 }
 

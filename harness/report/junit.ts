@@ -1,10 +1,12 @@
 // junit.xml for CI systems: one <testcase> per conformance test, grouped by suite file, with rule IDs and level
-// as properties. Passive checks over all traffic and run errors get their own testcases, so a red CI matches
-// a non-conformant verdict.
-import { requirement, isRuleId } from '../../requirements/index.ts';
-import type { TestRecord } from '../runner/test-record.ts';
+// as properties. Passive checks over all traffic, the load harness's tests and run errors get their own testcases,
+// so a red CI matches a non-conformant verdict. Written from the report alone, so a merge rewrites it too.
 import type { ConformanceReport } from './conformance-report.ts';
 import { escapeMarkup as x } from './markup.ts';
+import type { RuleTest } from './verdicts.ts';
+
+/** The testsuite of tests that belong to no suite file (the load harness's, merged by `conformance load`). */
+const LOAD_SUITE = 'load';
 
 interface Case {
   classname: string;
@@ -16,12 +18,12 @@ interface Case {
   skipped?: string;
 }
 
-export function junitXml(report: ConformanceReport, records: TestRecord[]): string {
+export function junitXml(report: ConformanceReport): string {
   const suites = new Map<string, Case[]>();
   const add = (suite: string, c: Case) => suites.set(suite, [...(suites.get(suite) ?? []), c]);
-  for (const r of records) if (r.outcome !== 'deselected') add(r.file, testCase(r));
+  for (const { test, rules } of testsOf(report)) add(test.file ?? LOAD_SUITE, testCase(test, rules));
   for (const rule of report.requirements) {
-    const passive = rule.tests.find((t) => t.name.startsWith('every exchange of the run'));
+    const passive = rule.tests.find((t) => t.name.startsWith(PASSIVE_TEST));
     if (!passive) continue;
     add('passive checks', {
       classname: 'passive checks',
@@ -39,19 +41,33 @@ export function junitXml(report: ConformanceReport, records: TestRecord[]): stri
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`${report.suite.name} ${report.suite.version}`)}" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" skipped="${totals.skipped}" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${x(report.startedAt)}">\n${body}</testsuites>\n`;
 }
 
-function testCase(r: TestRecord): Case {
-  const levels = r.rules.map((id) => (r.level ?? (isRuleId(id) ? requirement(id).level : 'MUST')));
-  const c: Case = {
-    classname: r.file,
-    name: r.name,
-    seconds: r.durationMs / 1000,
-    properties: [...r.rules.map((id): [string, string] => ['rule', id]), ['level', levels.join(',')]],
-  };
-  if (r.state === 'failed') {
-    const message = r.message ?? 'failed';
-    c.failure = { message: firstLine(message), body: [message, ...r.evidence].join('\n\n') };
+const PASSIVE_TEST = 'every exchange of the run';
+
+/** Each test once, with every rule it names (a test of two rules is listed under both in the report). */
+function testsOf(report: ConformanceReport): { test: RuleTest; rules: { id: string; level: string }[] }[] {
+  const byName = new Map<string, { test: RuleTest; rules: { id: string; level: string }[] }>();
+  for (const rule of report.requirements) {
+    for (const test of rule.tests) {
+      if (test.name.startsWith(PASSIVE_TEST)) continue;
+      const entry = byName.get(test.name) ?? byName.set(test.name, { test, rules: [] }).get(test.name)!;
+      entry.rules.push({ id: rule.id, level: test.level ?? rule.level });
+    }
   }
-  if (r.state === 'skipped') c.skipped = `${r.outcome ?? 'skipped'}: ${r.reason ?? ''}`;
+  return [...byName.values()];
+}
+
+function testCase(test: RuleTest, rules: { id: string; level: string }[]): Case {
+  const c: Case = {
+    classname: test.file ?? LOAD_SUITE,
+    name: test.name,
+    seconds: test.durationMs / 1000,
+    properties: [...rules.map((r): [string, string] => ['rule', r.id]), ['level', rules.map((r) => r.level).join(',')]],
+  };
+  if (test.status === 'failed') {
+    const message = test.message ?? 'failed';
+    c.failure = { message: firstLine(message), body: [message, ...(test.evidence ?? [])].join('\n\n') };
+  }
+  if (test.status === 'not-verified' || test.status === 'not-applicable') c.skipped = `${test.status}: ${test.message ?? ''}`;
   return c;
 }
 

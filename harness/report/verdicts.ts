@@ -8,6 +8,8 @@ export type TestStatus = 'passed' | 'failed' | 'not-verified' | 'not-applicable'
 
 export interface RuleTest {
   name: string;
+  /** The suite file of the test (absent for the check over all traffic and for the load harness's tests). */
+  file?: string;
   status: TestStatus;
   /** Present when the test checks a SHOULD-level case of a MUST rule. */
   level?: 'SHOULD';
@@ -42,6 +44,7 @@ function directTests(id: string, records: TestRecord[]): RuleTest[] {
     .filter((r) => r.rules.includes(id) && r.outcome !== 'deselected')
     .map((r) => ({
       name: r.name,
+      file: r.file,
       status: r.state === 'skipped' ? (r.outcome === 'not-applicable' ? 'not-applicable' : 'not-verified') : r.state,
       ...(r.level ? { level: r.level } : {}),
       durationMs: r.durationMs,

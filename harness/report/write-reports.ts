@@ -1,11 +1,10 @@
-// Every artifact of a run is written here, from the report and the raw test records: conformance.json,
-// junit.xml and conformance.html (allure-results/ is written during the run by the Allure reporter).
+// Every artifact of a run is written here, from the report alone: conformance.json, junit.xml and conformance.html
+// (allure-results/ is written during the run by the Allure reporter).
 // Everything is already redacted; the redactor runs once more over each file as a last line of defence.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Settings } from '../config/settings.ts';
 import { Redactor } from '../http/redactor.ts';
-import type { TestRecord } from '../runner/test-record.ts';
 import { BUNDLE_FILE, writeBundle } from './bundle.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { conformanceHtml } from './conformance-html.ts';
@@ -19,7 +18,7 @@ export interface WrittenReports {
   conformanceHtml: string;
 }
 
-export function writeReports(dir: string, report: ConformanceReport, records: TestRecord[], redactor?: Redactor): WrittenReports {
+export function writeReports(dir: string, report: ConformanceReport, redactor?: Redactor): WrittenReports {
   mkdirSync(dir, { recursive: true });
   const write = (name: string, content: string) => {
     const file = join(dir, name);
@@ -28,17 +27,14 @@ export function writeReports(dir: string, report: ConformanceReport, records: Te
   };
   return {
     conformanceJson: write(ARTIFACTS.conformanceJson, `${JSON.stringify(report, null, 2)}\n`),
-    junitXml: write(ARTIFACTS.junitXml, junitXml(report, records)),
+    junitXml: write(ARTIFACTS.junitXml, junitXml(report)),
     conformanceHtml: write(ARTIFACTS.conformanceHtml, conformanceHtml(report, readLoadJson(dir))),
   };
 }
 
-/** Rewrites conformance.html from what is on disk (e.g. after a load run merged its verdicts). */
-export function rewriteHtml(dir: string): string {
-  const report = JSON.parse(readFileSync(join(dir, ARTIFACTS.conformanceJson), 'utf8')) as ConformanceReport;
-  const file = join(dir, ARTIFACTS.conformanceHtml);
-  writeFileSync(file, conformanceHtml(report, readLoadJson(dir)));
-  return file;
+/** Rewrites every artifact from DIR/conformance.json (after a load run merged its verdicts into it): one report, every file agrees. */
+export function rewriteReports(dir: string): WrittenReports {
+  return writeReports(dir, JSON.parse(readFileSync(join(dir, ARTIFACTS.conformanceJson), 'utf8')) as ConformanceReport);
 }
 
 /** DIR/load.json when a load run wrote one; its shape is checked where it is drawn. */

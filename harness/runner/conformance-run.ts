@@ -63,7 +63,6 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
         await session.close();
       }
     }
-    const last = runs.at(-1)!;
     const leaks = runs.flatMap((run) => run.records.flatMap((r) => r.leaks.map((leak) => ({ test: r.name, leak }))));
     const sweep = unreachable || profile.readOnly ? { removed: [], remaining: [] } : await finalSweep(profile, leaks);
     if (sweep.removed.length > 0) io.log(`Final sweep removed ${sweep.removed.length} leftover resource(s) carrying the run prefix ${profile.runPrefix}`);
@@ -89,7 +88,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     if (settings.run.repeat > 1) report.repeat = { runs: settings.run.repeat, unstable };
     const compared = expectations ? compareWithExpectations(report, expectations) : undefined;
     if (compared) report.expectations = compared;
-    const reportFile = writeReports(settings.run.reportDir, report, last.records, redactorFor(profile)).conformanceJson;
+    const reportFile = writeReports(settings.run.reportDir, report, redactorFor(profile)).conformanceJson;
 
     const passed = compared ? compared.unexpected.length === 0 && report.errors.length === 0 : report.summary.verdict === 'conformant';
     const exitCode = unreachable ? 2 : passed && unstable.length === 0 ? 0 : 1;

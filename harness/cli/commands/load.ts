@@ -1,8 +1,5 @@
 // `conformance load`: the rate-limit scenarios at real request rates (RL-05 and RL-03/04/06/08 under load).
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Command } from 'commander';
-import { rewriteHtml } from '../../report/write-reports.ts';
 import { loadCommand } from '../../../load/cli.ts';
 import { collect, integerOption } from '../options.ts';
 import { parseFaults } from './reference.ts';
@@ -58,8 +55,6 @@ export function registerLoad(program: Command, setExit: (code: number) => void):
         },
         { log: (line) => process.stdout.write(`${line}\n`) },
       );
-      // The page of the run shows the load charts and the merged RL verdicts too.
-      if (existsSync(join(flags.reportDir, 'conformance.json'))) rewriteHtml(flags.reportDir);
       setExit(code);
     });
 }

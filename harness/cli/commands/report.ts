@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { resolveSettings } from '../../config/resolve-settings.ts';
 import { AllureReportError, buildAllureReport } from '../../report/allure-report.ts';
-import { ARTIFACTS, rewriteHtml } from '../../report/write-reports.ts';
+import { ARTIFACTS, rewriteReports } from '../../report/write-reports.ts';
 import { UsageError } from '../cli-error.ts';
 
 export function registerReport(program: Command, env: Record<string, string | undefined>): void {
@@ -17,7 +17,7 @@ export function registerReport(program: Command, env: Record<string, string | un
       const settings = resolveSettings({ env, flags: { 'run.reportDir': flags.reportDir } });
       const dir = settings.run.reportDir;
       const print = (line: string) => process.stdout.write(`${line}\n`);
-      if (existsSync(join(dir, ARTIFACTS.conformanceJson))) print(`Conformance page: ${rewriteHtml(dir)}`);
+      if (existsSync(join(dir, ARTIFACTS.conformanceJson))) print(`Conformance page: ${rewriteReports(dir).conformanceHtml}`);
       try {
         print(`Allure report: ${buildAllureReport(dir)}`);
       } catch (error) {
