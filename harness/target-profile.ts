@@ -18,6 +18,8 @@ export interface TargetProfile {
   embeddedReference: boolean;
   /** No request may change anything on the target (--read-only). */
   readOnly: boolean;
+  /** No test may exhaust a rate-limit bucket of the target (--no-drain). */
+  noDrain: boolean;
   /** Rule IDs or test names an expectations file says not to run, with the reason. */
   skips: Record<string, string>;
 }

@@ -14,7 +14,7 @@ import { Skip } from './skip.ts';
 import '../../schemas/matchers.ts';
 
 /** What a target or configuration must offer for the test to say anything. */
-export type Need = 'secondaryKey' | 'restrictedKey' | 'regionalBaseUrl';
+export type Need = 'secondaryKey' | 'restrictedKey' | 'regionalBaseUrl' | 'drain';
 
 export interface ConformanceOptions {
   needs?: readonly Need[];
@@ -34,6 +34,7 @@ const NEED_REASONS: Record<Need, (t: TargetProfile) => string | undefined> = {
   secondaryKey: (t) => (t.keys.secondary ? undefined : 'no secondary API key configured (--secondary-api-key)'),
   restrictedKey: (t) => (t.keys.restricted ? undefined : 'no restricted API key configured (--restricted-api-key)'),
   regionalBaseUrl: (t) => (t.regionalBaseUrl ? undefined : 'no regional base address configured (target.regionalBaseUrl)'),
+  drain: (t) => (t.noDrain ? '--no-drain: this test exhausts a rate-limit bucket of the target' : undefined),
 };
 
 export function conformance(

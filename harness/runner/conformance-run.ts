@@ -106,7 +106,7 @@ function containerSettings(settings: Settings): ContainerSettings {
 }
 
 function describeTarget(profile: TargetProfile, settings: Settings): string {
-  const mode = profile.readOnly ? ' (read-only: checks that change nothing)' : '';
+  const mode = [profile.readOnly ? ' (read-only: checks that change nothing)' : '', profile.noDrain ? ' (no drain: tests that exhaust a rate-limit bucket are not run)' : ''].join('');
   if (!profile.embeddedReference) return `Target: ${profile.baseUrl}${mode}`;
   const faults = settings.reference.faults.length > 0 ? ` with fault(s) ${settings.reference.faults.join(', ')}` : '';
   return `Target: embedded reference at ${profile.baseUrl}${faults}${mode}`;

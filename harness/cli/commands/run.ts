@@ -20,6 +20,8 @@ interface RunFlags {
   fault: string[];
   bundle?: string | boolean;
   readOnly?: boolean;
+  /** false with --no-drain (commander's negated option). */
+  drain?: boolean;
   expectations?: string;
   repeat?: number;
   targetImage?: string;
@@ -42,6 +44,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
     .option('--rules <ids>', 'only these rule IDs, comma-separated', commaList)
     .option('--fault <name>', 'embedded reference only: switch on a deliberate fault (repeatable)', collect, [])
     .option('--read-only', 'only the checks that change nothing on the target (safe for shared staging)')
+    .option('--no-drain', 'no test exhausts a rate-limit bucket (shared staging: nobody else gets throttled); those tests are not verified')
     .option('--expectations <file>', 'YAML baseline of known gaps: rule ID or test name → fail | [pass, fail] | {skip: reason}')
     .option('--target-image <image>', 'start the candidate from this container image (testcontainers) and run against it')
     .option('--target-port <n>', 'the port the image serves HTTP on (default 3000)', integerOption('--target-port', 1, 65535))
@@ -64,6 +67,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
           'run.rules': flags.rules,
           'reference.faults': flags.fault.length > 0 ? flags.fault : undefined,
           'run.readOnly': flags.readOnly,
+          'run.noDrain': flags.drain === false ? true : undefined,
           'run.expectations': flags.expectations,
           'run.repeat': flags.repeat,
           'target.image': flags.targetImage,
