@@ -14,6 +14,8 @@ export interface TargetProfile {
   rules: string[];
   /** Tests of unselected rules run anyway, for the traffic a selected rule checked on every exchange is judged on. */
   runForTraffic?: boolean;
+  /** Exists once the run is being stopped; holds the reason a test that starts after that ends not verified with. */
+  stopFile?: string;
   /** True when the target is the embedded reference started by this run. */
   embeddedReference: boolean;
   /** No request may change anything on the target (--read-only). */

@@ -43,6 +43,7 @@ export function mergeReport(report: ConformanceReport, verdicts: LoadRuleVerdict
     requirements,
     leaks: report.leaks,
     errors: report.errors,
+    interrupted: report.summary.interrupted,
   });
   return { ...rebuilt, suite: report.suite };
 }

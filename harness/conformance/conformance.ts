@@ -7,6 +7,7 @@ import { SCHEMA_CHECKED_RULES, schemaCheck } from '../checks/schema-checks.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { ExchangeFailed } from '../http/api-client.ts';
 import { attachExchanges } from '../report/allure-attachments.ts';
+import { stopReason } from '../runner/run-stop.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import { conformanceTest, type ConformanceFixtures } from './fixtures.ts';
 import type { ConformanceMeta, Observation, SkipOutcome } from './meta.ts';
@@ -62,6 +63,8 @@ export function conformance(
 
     if (forTraffic && !profile.runForTraffic) skip('deselected', 'not among --rules');
     if (forTraffic) Object.assign(meta, { outcome: 'deselected', reason: 'not among --rules; run for the traffic of a selected rule checked on every exchange' });
+    const stopped = stopReason(profile.stopFile);
+    if (stopped) skip('not-verified', stopped);
     const skipped = [task.name, ...ids].find((key) => profile.skips[key] !== undefined);
     if (skipped) skip('not-verified', `skipped by the expectations file: ${profile.skips[skipped]}`);
     const off = disabledFeature(ids, profile);

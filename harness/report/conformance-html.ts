@@ -51,6 +51,7 @@ function banner(report: ConformanceReport): Markup {
   return html`<header class="banner ${ok ? 'ok' : 'bad'}">
   <div class="verdict">${ok ? '✔ CONFORMANT' : '✘ NON-CONFORMANT'}</div>
   <div class="why">${codeSpans(why)}</div>
+  ${report.summary.interrupted ? html`<div class="why"><b>Interrupted</b>: the run was stopped before its end; these are the verdicts it reached, and rules no test reached are not verified.</div>` : ''}
   <dl>
     <dt>Target</dt><dd>${target}</dd>
     <dt>Specification</dt><dd>Notification Service HTTP API ${report.spec.version}</dd>

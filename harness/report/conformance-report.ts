@@ -21,6 +21,8 @@ export interface ConformanceReport {
   durationMs: number;
   summary: {
     verdict: 'conformant' | 'non-conformant';
+    /** The run was stopped (Ctrl-C, SIGTERM) before it finished: the verdicts are those reached so far. */
+    interrupted: boolean;
     counts: Record<'MUST' | 'SHOULD' | 'INFO', Record<Verdict, number>>;
     tests: { total: number; passed: number; failed: number; notVerified: number; notApplicable: number };
   };
@@ -44,6 +46,7 @@ export interface ReportInput {
   requirements: RuleVerdict[];
   leaks: string[];
   errors: string[];
+  interrupted?: boolean;
 }
 
 export function buildReport(input: ReportInput): ConformanceReport {
@@ -64,6 +67,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     durationMs: input.finishedAt.getTime() - input.startedAt.getTime(),
     summary: {
       verdict: failedMust ? 'non-conformant' : 'conformant',
+      interrupted: input.interrupted ?? false,
       counts,
       tests: {
         total: statuses.length,

@@ -9,6 +9,7 @@ import { cleanAllureResults, ConformanceAllureReporter } from '../report/allure-
 import type { TargetProfile } from '../target-profile.ts';
 import { Collector } from './collector.ts';
 import { selectSuites, type SelectionScope } from './rule-selection.ts';
+import { RunStop, STOP_GRACE_MS } from './run-stop.ts';
 import type { TestRecord } from './test-record.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -19,6 +20,10 @@ export interface SuiteRun {
   errors: string[];
   /** Wall-clock time of the parallel functional phase and of the serial rate-limit phase. */
   phases?: { functionalMs: number; rateLimitMs: number };
+  /** Why the run stopped early (deadline or interruption); tests that had not started say the same. */
+  stopped?: string;
+  /** Tests still running when the run was abandoned after the grace period: what they created may remain. */
+  abandoned?: string[];
 }
 
 export interface RunOptions {
@@ -28,6 +33,8 @@ export interface RunOptions {
   scope?: SelectionScope;
   /** The whole run is cancelled after this long; what finished is kept (timeouts.runMs). */
   deadlineMs?: number;
+  /** Aborted on the first Ctrl-C: no test starts any more, running ones get a bounded time to finish. */
+  interrupt?: AbortSignal;
   /** Run the serial rate-limit suites after the functional ones (default true). */
   rateLimitPhase?: boolean;
   onRecord?: (record: TestRecord) => void;
@@ -49,11 +56,12 @@ export class SuiteSession {
     const allure = options.allureResultsDir ? new ConformanceAllureReporter(options.allureResultsDir) : undefined;
     // The reporter forwards to whichever collector the current run installed.
     const relay = {
+      onTestCaseReady: (...args: Parameters<Collector['onTestCaseReady']>) => session?.collector?.onTestCaseReady(...args),
       onTestCaseResult: (...args: Parameters<Collector['onTestCaseResult']>) => session?.collector?.onTestCaseResult(...args),
       onTestModuleEnd: (...args: Parameters<Collector['onTestModuleEnd']>) => session?.collector?.onTestModuleEnd(...args),
       onTestRunEnd: (...args: Parameters<Collector['onTestRunEnd']>) => session?.collector?.onTestRunEnd(...args),
     };
-    const vitest = await createVitest(
+    const vitest = await withoutVitestSignalHandlers(() => createVitest(
       'test',
       {
         config: false,
@@ -78,7 +86,7 @@ export class SuiteSession {
       },
       {},
       {},
-    );
+    ));
     await vitest.standalone();
     session = new SuiteSession(vitest, allure);
     return session;
@@ -94,7 +102,8 @@ export class SuiteSession {
       specs.map((spec) => ({ spec, source: profile.rules.length > 0 ? readFileSync(spec.moduleId, 'utf8') : '', serial: SERIAL_SUITES.test(spec.moduleId) })),
       options.scope ?? 'complete',
     );
-    this.vitest.provide('target', { ...profile, runForTraffic: selection.forTraffic });
+    const stop = new RunStop(profile.runPrefix, () => this.vitest.cancelCurrentRun('keyboard-input'), Math.min(profile.timeouts.testMs, STOP_GRACE_MS));
+    this.vitest.provide('target', { ...profile, runForTraffic: selection.forTraffic, stopFile: stop.file });
     const all = selection.files.map((f) => f.spec);
     const functional = all.filter((s) => !SERIAL_SUITES.test(s.moduleId));
     const serial = options.rateLimitPhase === false ? [] : all.filter((s) => SERIAL_SUITES.test(s.moduleId));
@@ -102,23 +111,41 @@ export class SuiteSession {
     const deadline = options.deadlineMs
       ? setTimeout(() => {
           expired = true;
-          void this.vitest.cancelCurrentRun('keyboard-input');
+          stop.stop(`the run was stopped after ${options.deadlineMs} ms (timeouts.runMs) before this test started`);
         }, options.deadlineMs)
       : undefined;
+    const interrupt = () => stop.stop(`interrupted (${String(options.interrupt?.reason ?? 'SIGINT')}) before this test started`);
+    if (options.interrupt?.aborted) interrupt();
+    options.interrupt?.addEventListener('abort', interrupt);
+    // A run abandoned after the grace period is not awaited any further: the runner goes on to sweep and report.
+    const run = (specs: TestSpecification[]) => Promise.race([this.vitest.runTestSpecifications(specs, false), stop.abandoned]);
     const phases = { functionalMs: 0, rateLimitMs: 0 };
     try {
       let started = performance.now();
-      if (functional.length > 0) await this.vitest.runTestSpecifications(functional, false);
+      if (functional.length > 0 && stop.reason === undefined) await run(functional);
       phases.functionalMs = Math.round(performance.now() - started);
       started = performance.now();
-      for (const spec of serial) if (!expired) await this.vitest.runTestSpecifications([spec], false);
+      for (const spec of serial) if (stop.reason === undefined) await run([spec]);
       phases.rateLimitMs = Math.round(performance.now() - started);
     } finally {
       clearTimeout(deadline);
+      options.interrupt?.removeEventListener('abort', interrupt);
+      stop.dispose();
       this.collector = undefined;
     }
     if (expired) collector.errors.push(`the run was stopped after ${options.deadlineMs} ms (timeouts.runMs); tests that had not finished have no verdict`);
-    return { records: collector.records, errors: collector.errors, phases };
+    return {
+      records: collector.records,
+      errors: collector.errors,
+      phases,
+      ...(stop.reason !== undefined ? { stopped: stop.reason } : {}),
+      ...(stop.abandonedRun ? { abandoned: collector.running } : {}),
+    };
+  }
+
+  /** Tests of the current run that started and have not finished. */
+  get running(): string[] {
+    return this.collector?.running ?? [];
   }
 
   async close(): Promise<void> {
@@ -128,4 +155,13 @@ export class SuiteSession {
 
 function matches(spec: TestSpecification, files: string[] | undefined): boolean {
   return !files || files.length === 0 || files.some((f) => spec.moduleId.includes(f));
+}
+
+/** Vitest's logger ends the process on SIGINT/SIGTERM; a conformance run handles them itself (finish, sweep, report). */
+async function withoutVitestSignalHandlers<T>(create: () => Promise<T>): Promise<T> {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = signals.map((s) => process.listeners(s));
+  const created = await create();
+  signals.forEach((s, i) => process.listeners(s).filter((l) => !before[i]!.includes(l)).forEach((l) => process.off(s, l)));
+  return created;
 }

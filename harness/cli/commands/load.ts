@@ -1,6 +1,7 @@
 // `conformance load`: the rate-limit scenarios at real request rates (RL-05 and RL-03/04/06/08 under load).
 import type { Command } from 'commander';
-import { loadCommand } from '../../../load/cli.ts';
+import { loadCommand, type LoadCommandOptions } from '../../../load/cli.ts';
+import { withInterruption } from '../interrupt.ts';
 import { collect, integerOption } from '../options.ts';
 import { parseFaults } from './reference.ts';
 
@@ -40,20 +41,27 @@ export function registerLoad(program: Command, setExit: (code: number) => void):
         process.stderr.write('conformance: --profile takes short or full\n');
         return setExit(2);
       }
-      const code = await loadCommand(
-        {
-          ...(flags.target ? { target: flags.target } : {}),
-          ...(flags.apiKey ? { apiKey: flags.apiKey } : {}),
-          scenarios: flags.scenario,
-          engine: flags.engine,
-          rateLimitRps: flags.rateLimitRps,
-          ...(flags.duration ? { durationS: flags.duration } : {}),
-          reportDir: flags.reportDir,
-          allowRemoteLoad: flags.allowRemoteLoad ?? false,
-          profile: flags.profile,
-          faults: parseFaults(flags.fault),
-        },
-        { log: (line) => process.stdout.write(`${line}\n`) },
+      const print = (line: string) => process.stdout.write(`${line}\n`);
+      const options: LoadCommandOptions = {
+        ...(flags.target ? { target: flags.target } : {}),
+        ...(flags.apiKey ? { apiKey: flags.apiKey } : {}),
+        scenarios: flags.scenario,
+        engine: flags.engine,
+        rateLimitRps: flags.rateLimitRps,
+        ...(flags.duration ? { durationS: flags.duration } : {}),
+        reportDir: flags.reportDir,
+        allowRemoteLoad: flags.allowRemoteLoad ?? false,
+        profile: flags.profile,
+        faults: parseFaults(flags.fault),
+      };
+      const where = flags.target ?? 'the embedded reference, which ends with this process';
+      const onFirst = 'no more load is offered; the running scenario is judged as far as it went, the load fixture is removed and the reports are written.';
+      const code = await withInterruption(print, onFirst, (interruption) =>
+        loadCommand(options, {
+          log: print,
+          signal: interruption.signal,
+          onFixture: (created) => (interruption.leftovers = () => created.map((c) => `${c} (the load fixture) on ${where}`)),
+        }),
       );
       setExit(code);
     });

@@ -5,6 +5,7 @@ import { writeBundleFromDir } from '../../report/write-reports.ts';
 import { runConformance } from '../../runner/conformance-run.ts';
 import { UsageError } from '../cli-error.ts';
 import { collect, commaList, integerOption } from '../options.ts';
+import { EXIT_INTERRUPTED, withInterruption } from '../interrupt.ts';
 import { progressPrinter, printSummary } from '../progress.ts';
 import { parseFaults } from './reference.ts';
 
@@ -77,7 +78,8 @@ export function registerRun(program: Command, env: Record<string, string | undef
         },
       });
       const print = (line: string) => process.stdout.write(`${line}\n`);
-      const outcome = await runConformance(settings, { log: print, onRecord: progressPrinter(print) }, undefined, env);
+      const onFirst = 'no new test starts; running tests get up to 15 s to finish, then the final sweep removes what the run created and every report is written.';
+      const outcome = await withInterruption(print, onFirst, (interruption) => runConformance(settings, { log: print, onRecord: progressPrinter(print), interruption }, undefined, env));
       printSummary(outcome.report, print);
       for (const u of outcome.expectations?.unexpected ?? []) print(`UNEXPECTED ${u.kind === 'unexpected-pass' ? 'PASS' : 'RESULT'}: ${u.key} is ${u.actual}, the baseline expects ${u.expected.join(' or ')}`);
       for (const key of outcome.expectations?.unused ?? []) print(`Baseline entry names nothing in this run: ${key}`);
@@ -85,6 +87,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
       if (outcome.report.repeat && outcome.unstable.length === 0) print(`Every rule had the same verdict in all ${outcome.report.repeat.runs} runs.`);
       print(`Report: ${outcome.reportFile} (also junit.xml, conformance.html, allure-results/; \`conformance report\` builds the Allure HTML)`);
       if (flags.bundle) print(`Bundle: ${writeBundleFromDir(settings.run.reportDir, settings, typeof flags.bundle === 'string' ? flags.bundle : undefined)}`);
+      if (outcome.report.summary.interrupted) print(`INTERRUPTED: the verdicts above are those reached before the stop (summary.interrupted: true); rules no test reached are not verified. Exit ${EXIT_INTERRUPTED}.`);
       setExit(outcome.exitCode);
     });
 }
