@@ -196,7 +196,7 @@ body{margin:0}main{max-width:1200px;margin:0 auto;padding:0 24px 48px}
 .banner{padding:20px 24px;color:#fff}.banner.ok{background:var(--pass)}.banner.bad{background:var(--fail)}
 .banner .verdict{font-size:30px;font-weight:700;letter-spacing:.02em}.banner .why{font-size:16px;margin:4px 0 12px;opacity:.95}
 .banner dl{display:grid;grid-template-columns:max-content 1fr;gap:3px 16px;margin:0;font-size:14px}.banner dt{opacity:.8}.banner dd{margin:0;word-break:break-all}
-.banner .v{background:rgba(255,255,255,.92)}
+.banner .v{background:rgba(255,255,255,.92)}.banner code{background:rgba(255,255,255,.22);color:#fff}
 h2{margin:28px 0 10px;font-size:20px}h3{margin:18px 0 8px;font-size:16px}h4{margin:12px 0 6px;font-size:14px}
 table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}th,td{border:1px solid #e5e7eb;padding:5px 8px;text-align:left;vertical-align:top}
 th{background:#f3f4f6;font-weight:600}td.num{text-align:center}table.summary td:first-child{white-space:nowrap}

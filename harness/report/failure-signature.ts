@@ -85,6 +85,8 @@ function lineSignature(line: string, excerpt: string): Signature | undefined {
   if ((m = /expected ([2-5]\d\d) to be greater than or equal to 400$/.exec(line))) return status('4xx or 5xx', m[1]!, excerpt);
   if ((m = /expected ([2-5]\d\d) to be less than 300$/.exec(line))) return status('2xx', m[1]!, excerpt);
   if ((m = /\(2xx\)[^:]*?, got ([2-5]\d\d)\b/.exec(line))) return status('2xx', m[1]!, excerpt);
+  // fixtures/trigger/trigger-effects.ts: whether a subscriber exists
+  if ((m = /answered ([2-5]\d\d); expected (\d{3}) \(exists\) or (\d{3}) \(does not\)/.exec(line))) return status(`${m[2]} or ${m[3]}`, m[1]!, excerpt);
   return undefined;
 }
 
@@ -100,7 +102,7 @@ function fallback(line: string, excerpt: string): Signature {
     .replace(/\bcft-[0-9a-f]{6}[\w.-]*/g, '<id>')
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>')
     .replace(/\b[0-9a-f]{24}\b/g, '<id>')
-    .replace(/\d+(?:\.\d+)?/g, 'N');
+    .replace(/\b\d+(?:\.\d+)?\b/g, 'N');
   const summary = line.replace(/ \/\/ Object\.is equality$/, '');
   return { key: `assertion:${masked}`, summary: summary.length > 200 ? `${summary.slice(0, 199)}…` : summary, excerpt };
 }

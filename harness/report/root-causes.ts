@@ -110,10 +110,15 @@ function exampleOf(rule: RuleVerdict, test: RuleTest, excerpt: string): RootCaus
 /** "1 root cause breaks 10 MUST rules (6 more rules warn): error bodies lack `path`" — how a report opens. */
 export function rootCauseHeadline(causes: readonly RootCause[], requirements: readonly RuleVerdict[]): string | undefined {
   if (causes.length === 0) return undefined;
+  return `${rootCauseCount(causes, requirements)}${causes.length > 1 ? '' : `: ${causes[0]!.summary}`}`;
+}
+
+/** "3 root causes break 10 MUST rules (6 more rules warn)" */
+export function rootCauseCount(causes: readonly RootCause[], requirements: readonly RuleVerdict[]): string {
   const { fail, warn } = brokenRules(causes.flatMap((c) => c.rules), requirements);
   const many = causes.length > 1;
   const breaks = fail > 0 ? `${many ? 'break' : 'breaks'} ${plural(fail, 'MUST rule')}${warn > 0 ? ` (${plural(warn, 'more rule')} warn)` : ''}` : `${many ? 'make' : 'makes'} ${plural(warn, 'rule')} warn`;
-  return `${plural(causes.length, 'root cause')} ${breaks}${many ? '' : `: ${causes[0]!.summary}`}`;
+  return `${plural(causes.length, 'root cause')} ${breaks}`;
 }
 
 /** How many of these rules fail and how many warn. */

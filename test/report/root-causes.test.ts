@@ -84,6 +84,9 @@ describe('root causes', () => {
     ], on));
     expect(causes).toHaveLength(1);
     expect(causes[0]).toMatchObject({ signature: 'status:401', summary: 'a status other than the required 401 (got 200, 201, 404)', rules: ['AUTH-01', 'AUTH-06'], tests: 3 });
+    // The fixture that asks whether a trigger created a subscriber words its status check its own way.
+    const exists = rootCausesOf(computeVerdicts([failed('recipient', ['TRIG-03'], 'GET /v2/subscribers/cft-9944c5-rcpt-10af22-2/preferences answered 400; expected 200 (exists) or 404 (does not)')], on));
+    expect(exists[0]).toMatchObject({ signature: 'status:200 or 404', summary: 'a status other than the required 200 or 404 (got 400)' });
   });
 
   it('makes one cause of one answer given where different statuses are required (every route 404 under a wrong prefix)', () => {
