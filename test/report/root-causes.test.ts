@@ -1,14 +1,18 @@
 // One bug, one root cause: failures are grouped by what failed, read from the wordings the real checks produce.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
 import { observe } from '../../harness/conformance/conformance.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
 import type { Exchange } from '../../harness/http/exchange.ts';
-import { buildReport } from '../../harness/report/conformance-report.ts';
+import { buildReport, type ConformanceReport } from '../../harness/report/conformance-report.ts';
 import { rootCauseHeadline, rootCausesOf } from '../../harness/report/root-causes.ts';
 import { computeVerdicts } from '../../harness/report/verdicts.ts';
 import type { TestRecord } from '../../harness/runner/test-record.ts';
 import { mergeReport } from '../../load/merge-into-report.ts';
+import { runCli } from '../hostile/run-cli.ts';
 import { record } from './sample-report.ts';
 
 const on = { idempotency: true, rateLimiting: true };
@@ -127,4 +131,16 @@ describe('root causes', () => {
     const merged = mergeReport(report, [{ id: 'RL-05', level: 'MUST', verdict: 'fail', tests: [{ name: 'load trigger-limit converges [RL-05]', status: 'failed', durationMs: 0, message: 'accepted 903/s, expected 600/s ± 10%' }] }]);
     expect(merged.rootCauses.map((c) => c.rules)).toEqual([['RL-05']]);
   });
+
+  it('under the reference fault that drops `path` from error bodies, a run reports one root cause for every rule it breaks', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cft-root-cause-'));
+    const result = await runCli(['run', '--fault', 'error-body-missing-path', '--rules', 'AUTH-01,AUTH-04,ERR-01,ERR-02,ERR-03,TRIG-06,LP-04', '--report-dir', dir]);
+    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+    const broken = report.requirements.filter((r) => r.verdict === 'fail' || r.verdict === 'warn').map((r) => r.id);
+    expect(broken).toEqual(['AUTH-01', 'AUTH-04', 'ERR-01', 'ERR-02', 'ERR-03', 'LP-04', 'TRIG-06']);
+    expect(report.rootCauses.map((c) => [c.signature, c.rules])).toEqual([['error-body:path:missing', broken]]);
+    expect(result.stdout).toContain('1 root cause breaks 5 MUST rules (2 more rules warn): error bodies lack `path`');
+    expect(result.stdout.indexOf('1 root cause breaks')).toBeLessThan(result.stdout.indexOf('area  pass'));
+  }, 120_000);
 });
+
