@@ -3,7 +3,7 @@
 // so a red CI matches a non-conformant verdict. Written from the report alone, so a merge rewrites it too.
 import type { ConformanceReport } from './conformance-report.ts';
 import { escapeMarkup as x } from './markup.ts';
-import type { RuleTest } from './verdicts.ts';
+import { PASSIVE_TEST, type RuleTest } from './verdicts.ts';
 
 /** The testsuite of tests that belong to no suite file (the load harness's, merged by `conformance load`). */
 const LOAD_SUITE = 'load';
@@ -40,8 +40,6 @@ export function junitXml(report: ConformanceReport): string {
   const totals = counts(all);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`${report.suite.name} ${report.suite.version}`)}" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" skipped="${totals.skipped}" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${x(report.startedAt)}">\n${body}</testsuites>\n`;
 }
-
-const PASSIVE_TEST = 'every exchange of the run';
 
 /** Each test once, with every rule it names (a test of two rules is listed under both in the report). */
 function testsOf(report: ConformanceReport): { test: RuleTest; rules: { id: string; level: string }[] }[] {

@@ -1,6 +1,6 @@
 // Failures and warnings grouped by signature: one bug that breaks eight rules is one root cause, not 63 failures.
 import { signaturesOf } from './failure-signature.ts';
-import type { RuleTest, RuleVerdict } from './verdicts.ts';
+import { PASSIVE_TEST, type RuleTest, type RuleVerdict } from './verdicts.ts';
 
 export interface RootCause {
   /** What failed, normalized: the check, the field or header, the status — e.g. `error-body:path:missing`. */
@@ -15,7 +15,6 @@ export interface RootCause {
   example: { rule: string; test: string; message: string; evidence?: string };
 }
 
-const PASSIVE_TEST = 'every exchange of the run';
 const STATUS = 'status:';
 const EXCERPT_CHARS = 1500;
 

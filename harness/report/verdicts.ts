@@ -3,6 +3,9 @@ import { REQUIREMENTS, type Requirement } from '../../requirements/index.ts';
 import type { FeatureSettings } from '../config/settings.ts';
 import type { TestRecord } from '../runner/test-record.ts';
 
+/** The name every rule's check over all traffic starts with (`every exchange of the run (N checked)`). */
+export const PASSIVE_TEST = 'every exchange of the run';
+
 export type Verdict = 'pass' | 'fail' | 'warn' | 'not-verified' | 'not-applicable';
 export type TestStatus = 'passed' | 'failed' | 'not-verified' | 'not-applicable';
 
@@ -66,7 +69,7 @@ function passiveTests(id: string, records: TestRecord[]): RuleTest[] {
   }
   if (checked === 0) return [];
   return [{
-    name: `every exchange of the run (${checked} checked)`,
+    name: `${PASSIVE_TEST} (${checked} checked)`,
     status: violations.length > 0 ? 'failed' : 'passed',
     durationMs: 0,
     ...(violations.length > 0 ? { message: violations.join('\n\n') } : {}),

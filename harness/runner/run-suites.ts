@@ -61,7 +61,8 @@ export class SuiteSession {
       onTestModuleEnd: (...args: Parameters<Collector['onTestModuleEnd']>) => session?.collector?.onTestModuleEnd(...args),
       onTestRunEnd: (...args: Parameters<Collector['onTestRunEnd']>) => session?.collector?.onTestRunEnd(...args),
     };
-    const vitest = await withoutVitestSignalHandlers(() => createVitest(
+    const before = signalListeners();
+    const vitest = await createVitest(
       'test',
       {
         config: false,
@@ -86,7 +87,8 @@ export class SuiteSession {
       },
       {},
       {},
-    ));
+    );
+    dropSignalListenersSince(before);
     await vitest.standalone();
     session = new SuiteSession(vitest, allure);
     return session;
@@ -158,10 +160,14 @@ function matches(spec: TestSpecification, files: string[] | undefined): boolean 
 }
 
 /** Vitest's logger ends the process on SIGINT/SIGTERM; a conformance run handles them itself (finish, sweep, report). */
-async function withoutVitestSignalHandlers<T>(create: () => Promise<T>): Promise<T> {
-  const signals = ['SIGINT', 'SIGTERM'] as const;
-  const before = signals.map((s) => process.listeners(s));
-  const created = await create();
-  signals.forEach((s, i) => process.listeners(s).filter((l) => !before[i]!.includes(l)).forEach((l) => process.off(s, l)));
-  return created;
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+type Listeners = NodeJS.SignalsListener[][];
+
+function signalListeners(): Listeners {
+  return SIGNALS.map((s) => process.listeners(s));
+}
+
+function dropSignalListenersSince(before: Listeners): void {
+  SIGNALS.forEach((s, i) => process.listeners(s).filter((l) => !before[i]!.includes(l)).forEach((l) => process.off(s, l)));
 }
