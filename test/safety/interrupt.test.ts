@@ -19,6 +19,17 @@ async function runAgainstReference(dir: string) {
   return spawnCli(['run', '--target', reference.baseUrl, '--api-key', apiKeys.dev, '--secondary-api-key', apiKeys.prod, '--restricted-api-key', apiKeys.restricted, '--report-dir', dir]);
 }
 
+/** A run against a fresh reference, sent `signal` once its first tests are done. */
+async function interruptedRun(signal: NodeJS.Signals) {
+  const dir = mkdtempSync(join(tmpdir(), 'cft-interrupt-'));
+  const run = await runAgainstReference(dir);
+  const before = reference!.inventory();
+  await run.waitFor(/tests done/);
+  run.signal(signal);
+  const result = await run.done;
+  return { result, before, report: JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as Report, dir };
+}
+
 interface Report {
   summary: { interrupted: boolean; tests: { total: number; passed: number; notVerified: number } };
   errors: string[];
@@ -27,18 +38,11 @@ interface Report {
 
 describe('Ctrl-C', () => {
   it('on the first SIGINT a run stops starting tests, removes what it created, writes every report and exits 130', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cft-interrupt-'));
-    const run = await runAgainstReference(dir);
-    const before = reference!.inventory();
-    await run.waitFor(/tests done/);
-    run.signal('SIGINT');
-    const result = await run.done;
-
+    const { result, before, report, dir } = await interruptedRun('SIGINT');
     expect(result.code, result.stdout).toBe(130);
     expect(result.stdout).toContain('Interrupted (SIGINT): no new test starts');
     expect(result.stdout).toMatch(/Stopped: \d+ test\(s\) finished, \d+ did not start; final sweep removed \d+ leftover resource\(s\), nothing carrying the run prefix cft-[0-9a-f]{6} is known to remain/);
     expect(result.stdout).toContain('INTERRUPTED: the verdicts above are those reached before the stop');
-    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as Report;
     expect(report.summary.interrupted).toBe(true);
     expect(report.summary.tests.passed).toBeGreaterThan(0);
     expect(report.summary.tests.notVerified).toBeGreaterThan(0);
@@ -51,13 +55,10 @@ describe('Ctrl-C', () => {
   }, 180_000);
 
   it('SIGTERM does the same', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cft-sigterm-'));
-    const run = await runAgainstReference(dir);
-    await run.waitFor(/tests done/);
-    run.signal('SIGTERM');
-    const result = await run.done;
+    const { result, report } = await interruptedRun('SIGTERM');
     expect(result.code).toBe(130);
-    expect((JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as Report).summary.interrupted).toBe(true);
+    expect(report.summary.interrupted).toBe(true);
+    expect(report.errors.some((e) => e.startsWith('the run was interrupted (SIGTERM)'))).toBe(true);
   }, 180_000);
 
   it('on a second signal a run exits at once and prints what may be left on the target', async () => {
