@@ -7,3 +7,5 @@ process.stdout.on('error', () => undefined);
 register();
 const { main } = await import('../cli/main.ts');
 process.exitCode = await main(process.argv.slice(2), process.env);
+// An interrupted command has written its reports; whatever it abandoned (a test past its grace period) must not keep the process alive.
+if (process.exitCode === 130) process.exit(130);

@@ -5,6 +5,7 @@ import type { ConformanceReport } from '../report/conformance-report.ts';
 import { certificationHeadline, exceptedLine, idList, unverifiedGroups, verdictWhy } from '../report/verdict-text.ts';
 import type { Verdict } from '../report/verdicts.ts';
 import type { TestRecord } from '../report/test-record.ts';
+import { printRootCauses } from './print-root-causes.ts';
 
 /** A progress line after this many tests, or after this long since the last one. */
 const EVERY_TESTS = 25;
@@ -53,6 +54,7 @@ export function printSummary(report: ConformanceReport, print: (line: string) =>
   const widths = header.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   const rule = widths.map((w) => '─'.repeat(w)).join('  ');
+  printRootCauses(report, print);
   print('');
   print(line(header));
   print(rule);

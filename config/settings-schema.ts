@@ -58,6 +58,7 @@ export const settingsSchema = {
         reportDir: { type: 'string', minLength: 1 },
         rules: { type: 'array', items: { type: 'string' } },
         readOnly: { type: 'boolean' },
+        noDrain: { type: 'boolean' },
         expectations: { type: 'string', minLength: 1 },
         repeat: { type: 'integer', minimum: 1, maximum: 100 },
         loadFollows: { type: 'boolean' },

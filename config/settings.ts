@@ -66,6 +66,8 @@ export interface RunSettings {
   rules: string[];
   /** Only checks that change nothing on the target (no POST/PATCH/PUT/DELETE). */
   readOnly: boolean;
+  /** No test exhausts a rate-limit bucket of the target (shared staging: others are not throttled). */
+  noDrain: boolean;
   /** A YAML baseline of known gaps (see harness/expectations). */
   expectations?: string;
   /** Run the suites this many times and report every rule whose verdict changed. */
@@ -96,5 +98,5 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   limits: { triggerRps: 600 },
   reference: { faults: [] },
-  run: { reportDir: 'reports', rules: [], readOnly: false, repeat: 1, loadFollows: false },
+  run: { reportDir: 'reports', rules: [], readOnly: false, noDrain: false, repeat: 1, loadFollows: false },
 };

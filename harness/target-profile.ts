@@ -12,10 +12,16 @@ export interface TargetProfile {
   runPrefix: string;
   /** Rule IDs selected for this run (empty: all). */
   rules: string[];
+  /** Tests of unselected rules run anyway, for the traffic a selected rule checked on every exchange is judged on. */
+  runForTraffic?: boolean;
+  /** Exists once the run is being stopped; holds the reason a test that starts after that ends not verified with. */
+  stopFile?: string;
   /** True when the target is the embedded reference started by this run. */
   embeddedReference: boolean;
   /** No request may change anything on the target (--read-only). */
   readOnly: boolean;
+  /** No test may exhaust a rate-limit bucket of the target (--no-drain). */
+  noDrain: boolean;
   /** Rule IDs or test names an expectations file says not to run, with the reason. */
   skips: Record<string, string>;
 }

@@ -1,10 +1,14 @@
 // Merges load verdicts into an existing DIR/conformance.json: adds the load tests to the RL rules, recomputes
-// those rules' verdicts (a failed MUST test → fail) and the summary, so the report stays self-consistent: a run
-// whose only unverified MUST rule was RL-05 becomes complete here. Everything else of the report is kept.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// those rules' verdicts (a failed MUST test → fail), the summary and the root causes, so the report stays
+// self-consistent — a run whose only unverified MUST rule was RL-05 becomes complete here — and rewrites every
+// artifact from the merged report (conformance.json, junit.xml, conformance.html, the Allure results): one merge,
+// one story. Everything else of the report is kept.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeLoadAllureResults } from '../report/allure-load-results.ts';
 import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
 import type { RuleVerdict } from '../report/verdicts.ts';
+import { writeReports } from '../report/write-reports.ts';
 import { decide, type LoadRuleVerdict } from './verdict/judge.ts';
 
 /** Load test names start with this; a re-merge replaces them instead of piling up. */
@@ -14,7 +18,9 @@ export function mergeIntoReport(dir: string, verdicts: LoadRuleVerdict[]): { fil
   const file = join(dir, 'conformance.json');
   if (!existsSync(file)) return undefined;
   const report = mergeReport(JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport, verdicts);
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  writeReports(dir, report);
+  const loadTests = report.requirements.flatMap((rule) => rule.tests.filter((t) => t.name.startsWith(LOAD_TEST_PREFIX)).map((test) => ({ rule: rule.id, test })));
+  writeLoadAllureResults(dir, loadTests, new Date());
   return { file, report };
 }
 
@@ -39,7 +45,8 @@ export function mergeReport(report: ConformanceReport, verdicts: LoadRuleVerdict
     requirements,
     leaks: report.leaks,
     errors: report.errors,
+    interrupted: report.summary.interrupted,
   });
   // why: suite, certification, expectations, repeat (and fields this code does not know) describe the run, not the verdicts
-  return { ...report, requirements, summary: { ...report.summary, ...rebuilt.summary } };
+  return { ...report, requirements, summary: { ...report.summary, ...rebuilt.summary }, rootCauses: rebuilt.rootCauses };
 }

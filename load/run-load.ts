@@ -18,12 +18,18 @@ export interface LoadRunInput {
   durationScale: number;
   reportDir: string;
   log(s: string): void;
+  /** A Ctrl-C: the running scenario stops (judged as far as it went), the next ones do not start. */
+  signal?: AbortSignal;
+  /** Told what the run created on the target as soon as it exists (for a second Ctrl-C to name). */
+  onFixture?(created: string[]): void;
 }
 
 export interface LoadRunResult {
   timelines: Timeline[];
   verdicts: LoadRuleVerdict[];
   leaks: string[];
+  /** Scenarios that did not start because the run was interrupted. */
+  notRun: string[];
 }
 
 /** Refill pause: the profile's gap, or burst/rate of any policy seen (≤ 30 s), whichever is longer. */
@@ -41,17 +47,23 @@ export function refillSeconds(timeline: Timeline | undefined, gapS: number): num
 export async function runLoad(input: LoadRunInput): Promise<LoadRunResult> {
   const k6 = input.engine === 'k6' ? findK6() : undefined;
   const fixture = await provisionFixture(input.baseUrl, input.apiKey);
+  input.onFixture?.([`workflow ${fixture.workflowId}`, `subscribers ${fixture.subscriberId} and ${fixture.bulkSubscriberId}`]);
   const timelines: Timeline[] = [];
+  const notRun: string[] = [];
   let leaks: string[] = [];
   try {
     for (const plan of input.plans) {
       const previous = timelines.at(-1);
-      if (previous) await new Promise((r) => setTimeout(r, refillSeconds(previous, input.gapS) * 1000));
+      if (previous && !input.signal?.aborted) await pause(refillSeconds(previous, input.gapS) * 1000, input.signal);
+      if (input.signal?.aborted) {
+        notRun.push(plan.scenario);
+        continue;
+      }
       input.log(`  ${plan.scenario}: ${plan.requestCount} requests over ${(plan.durationMs / 1000).toFixed(1)} s …`);
       const target = { baseUrl: input.baseUrl, apiKey: input.apiKey };
       const tl = k6
-        ? await runScenarioK6(k6, plan, target, fixture, join(input.reportDir, `load-timeline-${plan.scenario}.json`), input.durationScale)
-        : await runScenarioNode(plan, target, fixture);
+        ? await runScenarioK6(k6, plan, target, fixture, join(input.reportDir, `load-timeline-${plan.scenario}.json`), input.durationScale, input.signal)
+        : await runScenarioNode(plan, target, fixture, input.signal ? { signal: input.signal } : {});
       timelines.push(tl);
       const statuses = Object.entries(tl.routes).map(([route, r]) => `${route} ${JSON.stringify(r.statuses)}${r.dropped ? ` dropped ${r.dropped}` : ''}${r.errors ? ` errors ${r.errors}` : ''}`);
       input.log(`    ${statuses.join('; ')}`);
@@ -59,5 +71,18 @@ export async function runLoad(input: LoadRunInput): Promise<LoadRunResult> {
   } finally {
     leaks = await fixture.cleanup();
   }
-  return { timelines, verdicts: judgeTimelines(timelines, input.expectedRps), leaks };
+  return { timelines, verdicts: judgeTimelines(timelines, input.expectedRps), leaks, notRun };
+}
+
+/** The refill pause between scenarios, cut short by a Ctrl-C. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

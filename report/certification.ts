@@ -8,8 +8,8 @@ export interface CertificationRunOptions {
   rules?: readonly string[];
   expectations?: string;
   readOnly?: boolean;
-  /** `false` with `--no-drain` (issue 13 names the setting `run.drain`). */
-  drain?: boolean;
+  /** `--no-drain`: the rate-limit rules ran without exhausting a bucket. */
+  noDrain?: boolean;
 }
 
 /** `summary.interrupted`: a run stopped before its end (issue 13's Ctrl-C handling sets it). */
@@ -24,7 +24,7 @@ export function assessCertification(report: ReportFacts, run: CertificationRunOp
   if (report.target.embeddedReference) add('embedded-reference', 'the target is the embedded reference implementation, not a candidate');
   if (report.target.faults.length > 0) add('reference-fault', `deliberate fault(s) switched on in the reference: ${report.target.faults.join(', ')}`);
   if (run.readOnly) add('read-only', '--read-only: every check that changes the target was left out');
-  if (run.drain === false) add('no-drain', '--no-drain: the rate-limit rules ran without draining the buckets first');
+  if (run.noDrain) add('no-drain', '--no-drain: the rate-limit rules ran without draining the buckets first');
   if (report.summary.interrupted) add('interrupted', 'the run was interrupted before every suite finished');
   if (!isReleasedSuite(report.suite)) add('unreleased-suite', unreleased(report.suite));
   if (report.leaks.length > 0) add('leaks', `${report.leaks.length} resource(s) the run created were left behind on the target`);

@@ -4,7 +4,9 @@
 import { AREAS } from '../requirements/index.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { loadCharts, loadSection } from './load-charts.ts';
-import { escapeMarkup, html, raw, type Markup } from './markup.ts';
+import { codeSpans, escapeMarkup, html, raw, type Markup } from './markup.ts';
+import { rootCausesSection } from './root-causes-html.ts';
+import { rootCauseHeadline } from './root-causes.ts';
 import { certificationHeadline, unverifiedGroups, verdictWhy } from './verdict-text.ts';
 import type { RuleTest, RuleVerdict, Verdict } from './verdicts.ts';
 
@@ -21,6 +23,7 @@ export function conformanceHtml(report: ConformanceReport, loadJson?: unknown): 
 ${banner(report)}
 ${jumpLinks(report, loadJson)}
 <main>
+${rootCausesSection(report, evidence)}
 ${areaSummary(report)}
 ${problems(report)}
 ${matrix(report)}
@@ -40,12 +43,16 @@ function banner(report: ConformanceReport): Markup {
   const { tests, counts, verdict } = report.summary;
   const [tone, headline] = BANNERS[verdict];
   const excepted = report.summary.exceptedMust;
+  // One bug, one line: the root causes lead, before the verdict's explanation.
+  const causes = rootCauseHeadline(report.rootCauses, report.requirements);
   const target = report.target.embeddedReference
     ? html`embedded reference ${report.target.faults.length > 0 ? html`with fault${report.target.faults.length > 1 ? 's' : ''} <b>${report.target.faults.join(', ')}</b>` : ''} at ${report.target.baseUrl}`
     : html`${report.target.baseUrl}${report.target.regionalBaseUrl ? html` (regional ${report.target.regionalBaseUrl})` : ''}`;
   return html`<header class="banner ${tone}">
   <div class="verdict">${headline}</div>
+  ${causes ? html`<div class="why">${codeSpans(causes)}</div>` : ''}
   <div class="why">${verdictWhy(report)}</div>
+  ${report.summary.interrupted ? html`<div class="why"><b>Interrupted</b>: the run was stopped before its end; these are the verdicts it reached, and rules no test reached are not verified.</div>` : ''}
   <dl>
     <dt>Target</dt><dd>${target}</dd>
     <dt>Specification</dt><dd>Notification Service HTTP API ${report.spec.version}</dd>
@@ -63,7 +70,7 @@ function banner(report: ConformanceReport): Markup {
 
 function jumpLinks(report: ConformanceReport, loadJson: unknown): Markup {
   const broken = report.requirements.filter((r) => r.verdict === 'fail' || r.verdict === 'warn').length;
-  return html`<nav class="jump">${report.errors.length > 0 ? html`<a href="#errors">Run errors (${report.errors.length})</a>` : ''}${broken > 0 ? html`<a href="#failures">Failures and warnings (${broken})</a>` : ''}<a href="#matrix">Rule matrix (${report.requirements.length})</a>${report.leaks.length > 0 ? html`<a href="#leaks">Leftovers (${report.leaks.length})</a>` : ''}${loadCharts(loadJson) ? html`<a href="#load">Load run</a>` : ''}</nav>`;
+  return html`<nav class="jump">${report.rootCauses.length > 0 ? html`<a href="#root-causes">Root causes (${report.rootCauses.length})</a>` : ''}${report.errors.length > 0 ? html`<a href="#errors">Run errors (${report.errors.length})</a>` : ''}${broken > 0 ? html`<a href="#failures">Failures and warnings (${broken})</a>` : ''}<a href="#matrix">Rule matrix (${report.requirements.length})</a>${report.leaks.length > 0 ? html`<a href="#leaks">Leftovers (${report.leaks.length})</a>` : ''}${loadCharts(loadJson) ? html`<a href="#load">Load run</a>` : ''}</nav>`;
 }
 
 function countLine(c: Record<Verdict, number>): Markup {
@@ -111,7 +118,7 @@ function failureCard(rule: RuleVerdict): Markup {
   const failed = rule.tests.filter((t) => t.status === 'failed');
   return html`<article class="failure v-border-${rule.verdict}" id="fail-${rule.id}">
   <h3><span class="v v-${rule.verdict}">${rule.verdict}</span> ${rule.id} <span class="level">${rule.level}</span> <span class="muted">spec § ${rule.section}</span></h3>
-  <blockquote>${ruleText(rule.text)}</blockquote>
+  <blockquote>${codeSpans(rule.text)}</blockquote>
   ${rule.reason ? html`<p class="muted">${rule.reason}</p>` : ''}
   ${failed.slice(0, SHOWN_FAILED_TESTS).map((t) => failedTest(t))}
   ${failed.length > SHOWN_FAILED_TESTS ? html`<details class="more"><summary>${failed.length - SHOWN_FAILED_TESTS} more failing test${failed.length - SHOWN_FAILED_TESTS === 1 ? '' : 's'} of ${rule.id}</summary>${failed.slice(SHOWN_FAILED_TESTS).map((t) => failedTest(t))}</details>` : ''}
@@ -176,15 +183,11 @@ function ruleRow(rule: RuleVerdict): Markup {
   <td class="id">${broken ? html`<a href="#fail-${rule.id}">${rule.id}</a>` : rule.id}</td>
   <td>${rule.level}</td>
   <td><span class="v v-${rule.verdict}">${rule.verdict}</span></td>
-  <td>${ruleText(rule.text)}${rule.reason ? html`<div class="muted reason">${rule.reason}</div>` : ''}</td>
+  <td>${codeSpans(rule.text)}${rule.reason ? html`<div class="muted reason">${rule.reason}</div>` : ''}</td>
   <td>${rule.tests.length === 0 ? html`<span class="muted">none</span>` : html`<details><summary>${rule.tests.length} test${rule.tests.length === 1 ? '' : 's'}</summary><ul class="tests">${rule.tests.map((t) => html`<li><span class="s s-${t.status}">${t.status}</span> ${t.name}${t.level ? ' (SHOULD-level)' : ''} <span class="muted">${t.durationMs} ms</span>${t.status !== 'passed' && t.status !== 'failed' && t.message ? html`<div class="muted">${t.message}</div>` : ''}</li>`)}</ul></details>`}</td>
 </tr>`;
 }
 
-/** RULES.md marks literals as Markdown code spans; they become <code> after escaping (so no markup gets through). */
-function ruleText(text: string): Markup {
-  return raw(escapeMarkup(text).replace(/`([^`]+)`/g, '<code>$1</code>'));
-}
 
 /** Area headings carry Markdown code spans in RULES.md; the page shows them as plain text. */
 function plainArea(area: keyof typeof AREAS): string {
@@ -197,7 +200,7 @@ body{margin:0}main{max-width:1200px;margin:0 auto;padding:0 24px 48px}
 .banner{padding:20px 24px;color:#fff}.banner.ok{background:var(--pass)}.banner.bad{background:var(--fail)}.banner.partial{background:var(--nv)}.banner ul.reasons{margin:2px 0 0;padding-left:18px}
 .banner .verdict{font-size:30px;font-weight:700;letter-spacing:.02em}.banner .why{font-size:16px;margin:4px 0 12px;opacity:.95}
 .banner dl{display:grid;grid-template-columns:max-content 1fr;gap:3px 16px;margin:0;font-size:14px}.banner dt{opacity:.8}.banner dd{margin:0;word-break:break-all}
-.banner .v{background:rgba(255,255,255,.92)}
+.banner .v{background:rgba(255,255,255,.92)}.banner code{background:rgba(255,255,255,.22);color:#fff}
 h2{margin:28px 0 10px;font-size:20px}h3{margin:18px 0 8px;font-size:16px}h4{margin:12px 0 6px;font-size:14px}
 table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}th,td{border:1px solid #e5e7eb;padding:5px 8px;text-align:left;vertical-align:top}
 th{background:#f3f4f6;font-weight:600}td.num{text-align:center}table.summary td:first-child{white-space:nowrap}
@@ -212,6 +215,8 @@ td.id{white-space:nowrap;font-family:ui-monospace,monospace;font-weight:600}
 .reason{font-size:12px;margin-top:2px}
 .failure{background:#fff;border:1px solid #e5e7eb;border-left:5px solid var(--fail);border-radius:4px;padding:4px 16px 12px;margin:12px 0}
 .v-border-warn{border-left-color:var(--warn)}
+.cause{background:#fff;border:1px solid #e5e7eb;border-left:5px solid var(--fail);border-radius:4px;padding:4px 16px 12px;margin:12px 0}
+.cause h3{font-size:18px}.cause-rules{margin:4px 0 8px;line-height:2}.cause-rules a.v{text-decoration:none;margin-right:2px}
 blockquote{margin:6px 0;padding:6px 12px;background:#f3f4f6;border-radius:4px;font-size:14px}
 .label{font-size:11px;text-transform:uppercase;letter-spacing:.05em;color:#6b7280;margin:6px 0 2px}
 pre{margin:4px 0;padding:8px 10px;background:#111827;color:#f9fafb;border-radius:4px;font-size:12px;white-space:pre-wrap;word-break:break-word;max-height:360px;overflow:auto}

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRuleId, requirement, SPEC_VERSION } from '../requirements/index.ts';
 import { SUITE_NAME, SUITE_VERSION, suiteSource, type SuiteSource } from './suite-info.ts';
+import { rootCausesOf, type RootCause } from './root-causes.ts';
 import type { RuleVerdict, Verdict } from './verdicts.ts';
 
 /** How the run compared with an expectations file (computed by harness/expectations). */
@@ -35,6 +36,8 @@ export interface ConformanceReport {
   durationMs: number;
   summary: {
     verdict: SummaryVerdict;
+    /** The run was stopped (Ctrl-C, SIGTERM) before it finished: the verdicts are those reached so far. */
+    interrupted: boolean;
     counts: Record<'MUST' | 'SHOULD' | 'INFO', Record<Verdict, number>>;
     tests: { total: number; passed: number; failed: number; notVerified: number; notApplicable: number };
     /** MUST rules neither `pass` nor `not-applicable` (nor excepted below), with why: what keeps a run from `conformant`. */
@@ -44,6 +47,8 @@ export interface ConformanceReport {
   };
   /** Whether this run can back a certification, and every reason it cannot (see certification.ts). */
   certification?: Certification;
+  /** Failures and warnings grouped by what failed: one bug, one entry, with every rule it breaks. */
+  rootCauses: RootCause[];
   requirements: RuleVerdict[];
   /** Resources the run created on the target and could not remove. */
   leaks: string[];
@@ -72,6 +77,7 @@ export interface ReportInput {
   requirements: RuleVerdict[];
   leaks: string[];
   errors: string[];
+  interrupted?: boolean;
 }
 
 export function buildReport(input: ReportInput): ConformanceReport {
@@ -93,6 +99,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     durationMs: input.finishedAt.getTime() - input.startedAt.getTime(),
     summary: {
       verdict: failedMust ? 'non-conformant' : unverifiedMust.length > 0 ? 'incomplete' : 'conformant',
+      interrupted: input.interrupted ?? false,
       counts,
       tests: {
         total: statuses.length,
@@ -104,6 +111,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       unverifiedMust,
       exceptedMust,
     },
+    rootCauses: rootCausesOf(input.requirements),
     requirements: input.requirements,
     leaks: input.leaks,
     errors: input.errors,

@@ -1,12 +1,15 @@
 // junit.xml for CI systems: one <testcase> per conformance test, grouped by suite file, with rule IDs and level
-// as properties. Passive checks over all traffic and run errors get their own testcases, so a red CI matches
-// a non-conformant verdict; one `summary` testcase carries the verdict (failed: non-conformant, skipped:
-// incomplete, as not-verified tests are) and the certification grade.
-import { requirement, isRuleId } from '../requirements/index.ts';
-import type { TestRecord } from './test-record.ts';
+// as properties. Passive checks over all traffic, the load harness's tests and run errors get their own testcases,
+// so a red CI matches a non-conformant verdict; one `summary` testcase carries the verdict (failed: non-conformant,
+// skipped: incomplete, as not-verified tests are) and the certification grade. Written from the report alone, so a
+// merge rewrites it too.
 import type { ConformanceReport } from './conformance-report.ts';
 import { escapeMarkup as x } from './markup.ts';
 import { certificationHeadline, exceptedLine, unverifiedGroups, verdictWhy } from './verdict-text.ts';
+import { PASSIVE_TEST, type RuleTest } from './verdicts.ts';
+
+/** The testsuite of tests that belong to no suite file (the load harness's, merged by `conformance load`). */
+const LOAD_SUITE = 'load';
 
 interface Case {
   classname: string;
@@ -18,12 +21,12 @@ interface Case {
   skipped?: string;
 }
 
-export function junitXml(report: ConformanceReport, records: TestRecord[]): string {
+export function junitXml(report: ConformanceReport): string {
   const suites = new Map<string, Case[]>();
   const add = (suite: string, c: Case) => suites.set(suite, [...(suites.get(suite) ?? []), c]);
-  for (const r of records) if (r.outcome !== 'deselected') add(r.file, testCase(r));
+  for (const { test, rules } of testsOf(report)) add(test.file ?? LOAD_SUITE, testCase(test, rules));
   for (const rule of report.requirements) {
-    const passive = rule.tests.find((t) => t.name.startsWith('every exchange of the run'));
+    const passive = rule.tests.find((t) => t.name.startsWith(PASSIVE_TEST));
     if (!passive) continue;
     add('passive checks', {
       classname: 'passive checks',
@@ -40,19 +43,6 @@ export function junitXml(report: ConformanceReport, records: TestRecord[]): stri
   const all = [...suites.values()].flat();
   const totals = counts(all);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`${report.suite.name} ${report.suite.version}`)}" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" skipped="${totals.skipped}" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${x(report.startedAt)}">\n${body}</testsuites>\n`;
-}
-
-/** junit.xml with its summary testcase (and the totals) redone for `report`: after a load run merged its verdicts. */
-export function withSummary(xml: string, report: ConformanceReport): string {
-  const suite = suiteXml('summary', [summaryCase(report)]);
-  const at = xml.indexOf('  <testsuite name="summary"');
-  const body = at >= 0 ? `${xml.slice(0, at)}${suite}${xml.slice(xml.indexOf('</testsuite>\n', at) + '</testsuite>\n'.length)}` : xml.replace('</testsuites>', `${suite}</testsuites>`);
-  const count = (tag: string) => String(body.match(new RegExp(`<${tag}[ >]`, 'g'))?.length ?? 0);
-  return body.replace(/<testsuites ([^>]*)>/, (_, attrs: string) => `<testsuites ${attrs
-    .replace(/ tests="\d+"/, ` tests="${count('testcase')}"`)
-    .replace(/ failures="\d+"/, ` failures="${count('failure')}"`)
-    .replace(/ errors="\d+"/, ` errors="${count('error')}"`)
-    .replace(/ skipped="\d+"/, ` skipped="${count('skipped')}"`)}>`);
 }
 
 function summaryCase(report: ConformanceReport): Case {
@@ -74,19 +64,31 @@ function summaryCase(report: ConformanceReport): Case {
   };
 }
 
-function testCase(r: TestRecord): Case {
-  const levels = r.rules.map((id) => (r.level ?? (isRuleId(id) ? requirement(id).level : 'MUST')));
-  const c: Case = {
-    classname: r.file,
-    name: r.name,
-    seconds: r.durationMs / 1000,
-    properties: [...r.rules.map((id): [string, string] => ['rule', id]), ['level', levels.join(',')]],
-  };
-  if (r.state === 'failed') {
-    const message = r.message ?? 'failed';
-    c.failure = { message: firstLine(message), body: [message, ...r.evidence].join('\n\n') };
+/** Each test once, with every rule it names (a test of two rules is listed under both in the report). */
+function testsOf(report: ConformanceReport): { test: RuleTest; rules: { id: string; level: string }[] }[] {
+  const byName = new Map<string, { test: RuleTest; rules: { id: string; level: string }[] }>();
+  for (const rule of report.requirements) {
+    for (const test of rule.tests) {
+      if (test.name.startsWith(PASSIVE_TEST)) continue;
+      const entry = byName.get(test.name) ?? byName.set(test.name, { test, rules: [] }).get(test.name)!;
+      entry.rules.push({ id: rule.id, level: test.level ?? rule.level });
+    }
   }
-  if (r.state === 'skipped') c.skipped = `${r.outcome ?? 'skipped'}: ${r.reason ?? ''}`;
+  return [...byName.values()];
+}
+
+function testCase(test: RuleTest, rules: { id: string; level: string }[]): Case {
+  const c: Case = {
+    classname: test.file ?? LOAD_SUITE,
+    name: test.name,
+    seconds: test.durationMs / 1000,
+    properties: [...rules.map((r): [string, string] => ['rule', r.id]), ['level', rules.map((r) => r.level).join(',')]],
+  };
+  if (test.status === 'failed') {
+    const message = test.message ?? 'failed';
+    c.failure = { message: firstLine(message), body: [message, ...(test.evidence ?? [])].join('\n\n') };
+  }
+  if (test.status === 'not-verified' || test.status === 'not-applicable') c.skipped = `${test.status}: ${test.message ?? ''}`;
   return c;
 }
 

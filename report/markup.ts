@@ -27,6 +27,11 @@ export class Markup {
   }
 }
 
+/** Text whose Markdown code spans (`x`) become <code> after escaping, so no markup gets through. */
+export function codeSpans(text: string): Markup {
+  return new Markup(escapeMarkup(text).replace(/`([^`]+)`/g, '<code>$1</code>'));
+}
+
 /** Trusted markup built elsewhere (e.g. generated SVG); never pass target data here. */
 export function raw(markup: string): Markup {
   return new Markup(markup);

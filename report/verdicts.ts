@@ -3,11 +3,16 @@ import { REQUIREMENTS, type Requirement } from '../requirements/index.ts';
 import type { FeatureSettings } from '../config/settings.ts';
 import type { TestRecord } from './test-record.ts';
 
+/** The name every rule's check over all traffic starts with (`every exchange of the run (N checked)`). */
+export const PASSIVE_TEST = 'every exchange of the run';
+
 export type Verdict = 'pass' | 'fail' | 'warn' | 'not-verified' | 'not-applicable';
 export type TestStatus = 'passed' | 'failed' | 'not-verified' | 'not-applicable';
 
 export interface RuleTest {
   name: string;
+  /** The suite file of the test (absent for the check over all traffic and for the load harness's tests). */
+  file?: string;
   status: TestStatus;
   /** Present when the test checks a SHOULD-level case of a MUST rule. */
   level?: 'SHOULD';
@@ -45,6 +50,7 @@ function directTests(id: string, records: TestRecord[]): RuleTest[] {
     .filter((r) => r.rules.includes(id) && r.outcome !== 'deselected')
     .map((r) => ({
       name: r.name,
+      file: r.file,
       status: r.state === 'skipped' ? (r.outcome === 'not-applicable' ? 'not-applicable' : 'not-verified') : r.state,
       ...(r.level ? { level: r.level } : {}),
       durationMs: r.durationMs,
@@ -66,7 +72,7 @@ function passiveTests(id: string, records: TestRecord[]): RuleTest[] {
   }
   if (checked === 0) return [];
   return [{
-    name: `every exchange of the run (${checked} checked)`,
+    name: `${PASSIVE_TEST} (${checked} checked)`,
     status: violations.length > 0 ? 'failed' : 'passed',
     durationMs: 0,
     ...(violations.length > 0 ? { message: violations.join('\n\n') } : {}),

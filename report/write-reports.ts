@@ -1,4 +1,4 @@
-// Every artifact of a run is written here, from the report and the raw test records: conformance.json,
+// Every artifact of a run is written here, from the report alone: conformance.json,
 // junit.xml, conformance.html and configuration.json, the resolved settings with secrets redacted (allure-results/
 // is written during the run by the Allure reporter); and the certification bundle from what a run left in DIR.
 // Everything is already redacted; the redactor runs once more over each file as a last line of defence.
@@ -6,12 +6,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Settings } from '../config/settings.ts';
 import { Redactor } from './redactor.ts';
-import type { TestRecord } from './test-record.ts';
 import { ATTESTATION_FILE, buildStatement } from './attestation.ts';
 import { BUNDLE_FILE, bundleFiles, REDACTED, redactSettings, writeArchive } from './bundle.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { conformanceHtml } from './conformance-html.ts';
-import { junitXml, withSummary } from './junit.ts';
+import { junitXml } from './junit.ts';
 import { signStatement, type SigningMethod } from './sign-attestation.ts';
 
 export const ARTIFACTS = { conformanceJson: 'conformance.json', junitXml: 'junit.xml', conformanceHtml: 'conformance.html', loadJson: 'load.json', configuration: 'configuration.json' } as const;
@@ -22,7 +21,7 @@ export interface WrittenReports {
   conformanceHtml: string;
 }
 
-export function writeReports(dir: string, report: ConformanceReport, records: TestRecord[], redactor?: Redactor): WrittenReports {
+export function writeReports(dir: string, report: ConformanceReport, redactor?: Redactor): WrittenReports {
   mkdirSync(dir, { recursive: true });
   const write = (name: string, content: string) => {
     const file = join(dir, name);
@@ -31,7 +30,7 @@ export function writeReports(dir: string, report: ConformanceReport, records: Te
   };
   return {
     conformanceJson: write(ARTIFACTS.conformanceJson, `${JSON.stringify(report, null, 2)}\n`),
-    junitXml: write(ARTIFACTS.junitXml, junitXml(report, records)),
+    junitXml: write(ARTIFACTS.junitXml, junitXml(report)),
     conformanceHtml: write(ARTIFACTS.conformanceHtml, conformanceHtml(report, readLoadJson(dir))),
   };
 }
@@ -43,14 +42,9 @@ export function writeConfiguration(dir: string, settings: Settings): string {
   return file;
 }
 
-/** Rewrites conformance.html, and junit.xml's summary, from what is on disk (e.g. after a load run merged its verdicts). */
-export function rewriteHtml(dir: string): string {
-  const report = JSON.parse(readFileSync(join(dir, ARTIFACTS.conformanceJson), 'utf8')) as ConformanceReport;
-  const file = join(dir, ARTIFACTS.conformanceHtml);
-  writeFileSync(file, conformanceHtml(report, readLoadJson(dir)));
-  const junit = join(dir, ARTIFACTS.junitXml);
-  if (existsSync(junit)) writeFileSync(junit, withSummary(readFileSync(junit, 'utf8'), report));
-  return file;
+/** Rewrites every artifact from DIR/conformance.json (after a load run merged its verdicts into it): one report, every file agrees. */
+export function rewriteReports(dir: string): WrittenReports {
+  return writeReports(dir, JSON.parse(readFileSync(join(dir, ARTIFACTS.conformanceJson), 'utf8')) as ConformanceReport);
 }
 
 /** DIR/load.json when a load run wrote one; its shape is checked where it is drawn. */

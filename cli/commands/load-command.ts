@@ -11,6 +11,7 @@ import { PROFILES, SCENARIO_NAMES, scenarioByName } from '../../load/scenarios/i
 import { planScenario, type ScenarioPlan } from '../../load/scenarios/plan.ts';
 import { isLoopbackUrl } from '../../load/target/loopback.ts';
 import { ProvisioningError } from '../../load/target/fixture.ts';
+import type { Timeline } from '../../load/timeline/format.ts';
 
 export interface LoadCommandOptions {
   target?: string;
@@ -32,7 +33,18 @@ export const LOAD_FORMAT = 'notification-api-conformance/load';
 export const MAX_REQUESTS = 500_000;
 export const MAX_DURATION_S = 15 * 60;
 
-export async function loadCommand(opts: LoadCommandOptions, io: { log(s: string): void }): Promise<number> {
+export interface LoadIo {
+  log(s: string): void;
+  /** A Ctrl-C: the running scenario stops and is judged as far as it went; the command exits 130. */
+  signal?: AbortSignal;
+  /** Told what the run created on the target as soon as it exists. */
+  onFixture?(created: string[]): void;
+}
+
+/** What `conformance load` exits with when a Ctrl-C cut it short (after cleaning up and reporting). */
+export const LOAD_INTERRUPTED = 130;
+
+export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise<number> {
   const usage = (msg: string) => {
     io.log(`conformance load: ${msg}`);
     return 2;
@@ -92,7 +104,12 @@ export async function loadCommand(opts: LoadCommandOptions, io: { log(s: string)
     const baseUrl = reference?.baseUrl ?? opts.target!;
     const apiKey = reference?.apiKeys.dev ?? opts.apiKey!;
     mkdirSync(opts.reportDir, { recursive: true });
-    const result = await runLoad({ baseUrl, apiKey, engine: opts.engine, plans, expectedRps, gapS: profile.gapS, durationScale: scale, reportDir: opts.reportDir, log: io.log });
+    const result = await runLoad({
+      ...{ baseUrl, apiKey, engine: opts.engine, plans, expectedRps, gapS: profile.gapS, durationScale: scale, reportDir: opts.reportDir, log: io.log },
+      ...(io.signal ? { signal: io.signal } : {}),
+      ...(io.onFixture ? { onFixture: io.onFixture } : {}),
+    });
+    const interrupted = io.signal?.aborted ? interruptionOf(String(io.signal.reason), result.timelines, result.notRun) : undefined;
     const file = join(opts.reportDir, 'load.json');
     const doc = {
       format: LOAD_FORMAT,
@@ -105,6 +122,7 @@ export async function loadCommand(opts: LoadCommandOptions, io: { log(s: string)
       finishedAt: new Date().toISOString(),
       verdicts: result.verdicts,
       leaks: result.leaks,
+      ...(interrupted ? { interrupted } : {}),
       timelines: result.timelines,
     };
     writeFileSync(file, `${JSON.stringify(doc)}\n`);
@@ -113,11 +131,14 @@ export async function loadCommand(opts: LoadCommandOptions, io: { log(s: string)
       for (const t of v.tests) if (t.status !== 'passed') io.log(`  ${t.status}: ${t.name}\n    ${t.message ?? ''}`);
     }
     if (result.leaks.length > 0) io.log(`Could not remove: ${result.leaks.join('; ')}`);
+    else if (interrupted) io.log('The load fixture (workflow and subscribers) was removed.');
+    if (interrupted) for (const line of describeInterruption(interrupted)) io.log(line);
     io.log(`Load report: ${file}`);
     const merged = mergeIntoReport(opts.reportDir, result.verdicts);
     const loadFailed = result.verdicts.some((v) => v.verdict === 'fail');
+    if (merged) io.log(`Merged RL verdicts into ${merged.file}: the run is now ${merged.report.summary.verdict}${describeUnverified(merged.report)}`);
+    if (interrupted) return LOAD_INTERRUPTED;
     if (!merged) return loadFailed ? 1 : 0;
-    io.log(`Merged RL verdicts into ${merged.file}: the run is now ${merged.report.summary.verdict}${describeUnverified(merged.report)}`);
     // why: merging completes (or not) the run it joins, so the exit says what that run now is; a baseline run keeps its own exit
     return loadFailed ? 1 : merged.report.expectations ? 0 : verdictExitCode(merged.report);
   } catch (error) {
@@ -134,4 +155,24 @@ function describeUnverified(report: ConformanceReport): string {
   const ids = report.summary.unverifiedMust.map((r) => r.id);
   if (ids.length === 0) return '';
   return ` (${ids.length} MUST rule(s) not verified: ${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ', …' : ''})`;
+}
+
+interface LoadInterruption {
+  signal: string;
+  /** Scenarios cut short: when, and the phases that were therefore not judged. */
+  cut: { scenario: string; atMs: number; phasesNotJudged: string[] }[];
+  notRun: string[];
+}
+
+function interruptionOf(signal: string, timelines: Timeline[], notRun: string[]): LoadInterruption {
+  const cut = timelines.flatMap((tl) => (tl.interrupted ? [{ scenario: tl.scenario, atMs: Math.round(tl.interrupted.atMs), phasesNotJudged: tl.interrupted.phases.map((p) => p.name) }] : []));
+  return { signal, cut, notRun };
+}
+
+function describeInterruption(i: LoadInterruption): string[] {
+  return [
+    `INTERRUPTED (${i.signal}): the verdicts above judge the timeline only as far as it went.`,
+    ...i.cut.map((c) => `  ${c.scenario} stopped at ${(c.atMs / 1000).toFixed(1)} s; phase(s) not judged: ${c.phasesNotJudged.join(', ') || 'none'}`),
+    ...(i.notRun.length > 0 ? [`  not run: ${i.notRun.join(', ')}`] : []),
+  ];
 }

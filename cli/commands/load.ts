@@ -1,8 +1,7 @@
 // `conformance load`: the rate-limit scenarios at real request rates (RL-05 and RL-03/04/06/08 under load).
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Command } from 'commander';
-
+import type { LoadCommandOptions } from './load-command.ts';
+import { withInterruption } from '../interrupt.ts';
 import { collect, integerOption } from '../options.ts';
 import { parseFaults } from './reference.ts';
 
@@ -42,24 +41,30 @@ export function registerLoad(program: Command, setExit: (code: number) => void):
         process.stderr.write('conformance: --profile takes short or full\n');
         return setExit(2);
       }
-      const [{ loadCommand }, { rewriteHtml }] = await Promise.all([import('./load-command.ts'), import('../../report/write-reports.ts')]);
-      const code = await loadCommand(
-        {
-          ...(flags.target ? { target: flags.target } : {}),
-          ...(flags.apiKey ? { apiKey: flags.apiKey } : {}),
-          scenarios: flags.scenario,
-          engine: flags.engine,
-          rateLimitRps: flags.rateLimitRps,
-          ...(flags.duration ? { durationS: flags.duration } : {}),
-          reportDir: flags.reportDir,
-          allowRemoteLoad: flags.allowRemoteLoad ?? false,
-          profile: flags.profile,
-          faults: parseFaults(flags.fault),
-        },
-        { log: (line) => process.stdout.write(`${line}\n`) },
+      // Loaded here, not at start: `--version` or `reference` need none of the load harness.
+      const { loadCommand } = await import('./load-command.ts');
+      const print = (line: string) => process.stdout.write(`${line}\n`);
+      const options: LoadCommandOptions = {
+        ...(flags.target ? { target: flags.target } : {}),
+        ...(flags.apiKey ? { apiKey: flags.apiKey } : {}),
+        scenarios: flags.scenario,
+        engine: flags.engine,
+        rateLimitRps: flags.rateLimitRps,
+        ...(flags.duration ? { durationS: flags.duration } : {}),
+        reportDir: flags.reportDir,
+        allowRemoteLoad: flags.allowRemoteLoad ?? false,
+        profile: flags.profile,
+        faults: parseFaults(flags.fault),
+      };
+      const where = flags.target ?? 'the embedded reference, which ends with this process';
+      const onFirst = 'no more load is offered; the running scenario is judged as far as it went, the load fixture is removed and the reports are written.';
+      const code = await withInterruption(print, onFirst, (interruption) =>
+        loadCommand(options, {
+          log: print,
+          signal: interruption.signal,
+          onFixture: (created) => (interruption.leftovers = () => created.map((c) => `${c} (the load fixture) on ${where}`)),
+        }),
       );
-      // The page of the run shows the load charts and the merged RL verdicts too.
-      if (existsSync(join(flags.reportDir, 'conformance.json'))) rewriteHtml(flags.reportDir);
       setExit(code);
     });
 }

@@ -29,7 +29,7 @@ interface ReferenceFlags extends KeyFlags {
 export function registerReference(program: Command, env: Record<string, string | undefined>): void {
   program
     .command('reference')
-    .description('start the embedded reference implementation and print {"baseUrl","apiKeys"} as one JSON line')
+    .description('start the embedded reference implementation and print {"baseUrl","regionalBaseUrl","apiKeys"} as one JSON line')
     .option('--port <n>', 'port to listen on (0 picks a free one)', integerOption('--port', 0, 65535), 0)
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--api-key <key>', `key of the dev environment (or ${KEY_SOURCES.dev.envVar}; default random)`)
@@ -60,7 +60,7 @@ export function registerReference(program: Command, env: Record<string, string |
         process.once('SIGINT', () => resolve());
         process.once('SIGTERM', () => resolve());
       });
-      process.stdout.write(`${JSON.stringify({ baseUrl: reference.baseUrl, apiKeys: announcedKeys(reference.apiKeys, given) })}\n`);
+      process.stdout.write(`${JSON.stringify({ baseUrl: reference.baseUrl, regionalBaseUrl: reference.regionalBaseUrl, apiKeys: announcedKeys(reference.apiKeys, given) })}\n`);
       await stopped;
       await reference.close();
     });

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+
 import { UsageError } from '../cli-error.ts';
 
 export function registerReport(program: Command, env: Record<string, string | undefined>): void {
@@ -11,7 +12,7 @@ export function registerReport(program: Command, env: Record<string, string | un
     .description('build the Allure HTML report (one self-contained file) and refresh conformance.html from a report dir')
     .option('--report-dir <dir>', 'the report dir of a `conformance run` (default reports/)')
     .action(async (flags: { reportDir?: string }) => {
-      const [{ resolveSettings }, { AllureReportError, buildAllureReport }, { ARTIFACTS, rewriteHtml }] = await Promise.all([
+      const [{ resolveSettings }, { AllureReportError, buildAllureReport }, { ARTIFACTS, rewriteReports }] = await Promise.all([
         import('../../config/resolve-settings.ts'),
         import('../../report/allure-report.ts'),
         import('../../report/write-reports.ts'),
@@ -19,7 +20,7 @@ export function registerReport(program: Command, env: Record<string, string | un
       const settings = resolveSettings({ env, flags: { 'run.reportDir': flags.reportDir } });
       const dir = settings.run.reportDir;
       const print = (line: string) => process.stdout.write(`${line}\n`);
-      if (existsSync(join(dir, ARTIFACTS.conformanceJson))) print(`Conformance page: ${rewriteHtml(dir)}`);
+      if (existsSync(join(dir, ARTIFACTS.conformanceJson))) print(`Conformance page: ${rewriteReports(dir).conformanceHtml}`);
       try {
         print(`Allure report: ${buildAllureReport(dir)}`);
       } catch (error) {

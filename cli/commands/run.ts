@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../cli-error.ts';
 import { collect, commaList, integerOption } from '../options.ts';
+import { EXIT_INTERRUPTED, withInterruption } from '../interrupt.ts';
 import { progressPrinter, printSummary } from '../progress.ts';
 import { addSigningOptions, signingMethod, type SigningFlags } from '../signing-options.ts';
 import { parseFaults } from './reference.ts';
@@ -18,6 +19,8 @@ interface RunFlags extends SigningFlags {
   fault: string[];
   bundle?: string | boolean;
   readOnly?: boolean;
+  /** false with --no-drain (commander's negated option). */
+  drain?: boolean;
   expectations?: string;
   repeat?: number;
   targetImage?: string;
@@ -41,6 +44,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
     .option('--rules <ids>', 'only these rule IDs, comma-separated', commaList)
     .option('--fault <name>', 'embedded reference only: switch on a deliberate fault (repeatable)', collect, [])
     .option('--read-only', 'only the checks that change nothing on the target (safe for shared staging)')
+    .option('--no-drain', 'no test exhausts a rate-limit bucket (shared staging: nobody else gets throttled); those tests are not verified')
     .option('--expectations <file>', 'YAML baseline of known gaps: rule ID or test name → fail | [pass, fail] | {skip: reason}')
     .option('--target-image <image>', 'start the candidate from this container image (testcontainers) and run against it')
     .option('--target-port <n>', 'the port the image serves HTTP on (default 3000)', integerOption('--target-port', 1, 65535))
@@ -73,6 +77,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
           'run.rules': flags.rules,
           'reference.faults': flags.fault.length > 0 ? flags.fault : undefined,
           'run.readOnly': flags.readOnly,
+          'run.noDrain': flags.drain === false ? true : undefined,
           'run.expectations': flags.expectations,
           'run.repeat': flags.repeat,
           'target.image': flags.targetImage,
@@ -83,7 +88,8 @@ export function registerRun(program: Command, env: Record<string, string | undef
         },
       });
       const print = (line: string) => process.stdout.write(`${line}\n`);
-      const outcome = await runConformance(settings, { log: print, onRecord: progressPrinter(print) }, undefined, env);
+      const onFirst = 'no new test starts; running tests get up to 15 s to finish, then the final sweep removes what the run created and every report is written.';
+      const outcome = await withInterruption(print, onFirst, (interruption) => runConformance(settings, { log: print, onRecord: progressPrinter(print), interruption }, undefined, env));
       printSummary(outcome.report, print);
       for (const u of outcome.expectations?.unexpected ?? []) print(`UNEXPECTED ${u.kind === 'unexpected-pass' ? 'PASS' : 'RESULT'}: ${u.key} is ${u.actual}, the baseline expects ${u.expected.join(' or ')}`);
       for (const key of outcome.expectations?.unused ?? []) print(`Baseline entry names nothing in this run: ${key}`);
@@ -103,6 +109,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
           return setExit(EXIT.usage);
         }
       }
+      if (outcome.report.summary.interrupted) print(`INTERRUPTED: the verdicts above are those reached before the stop (summary.interrupted: true); rules no test reached are not verified. Exit ${EXIT_INTERRUPTED}.`);
       setExit(outcome.exitCode);
     });
 }

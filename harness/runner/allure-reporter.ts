@@ -10,6 +10,7 @@ import type { RunnerTask } from 'vitest';
 import type { Vitest } from 'vitest/node';
 import { AREAS, isRuleId, requirement } from '../../requirements/index.ts';
 import type { Redactor } from '../../report/redactor.ts';
+import { metadataMessage } from '../../report/allure-labels.ts';
 import '../conformance/meta.ts';
 
 /** A run starts from an empty results dir, so the Allure report shows that run only. */
@@ -17,7 +18,6 @@ export function cleanAllureResults(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const SEVERITY = { MUST: 'critical', SHOULD: 'normal', INFO: 'minor' } as const;
 
 export class ConformanceAllureReporter extends AllureVitestReporter {
   private redactor: Redactor | undefined;
@@ -49,25 +49,6 @@ export class ConformanceAllureReporter extends AllureVitestReporter {
     }
     super.handleTask(task);
   }
-}
-
-export function metadataMessage(rules: string[], level: 'SHOULD' | undefined, reason: string | undefined): RuntimeMessage {
-  const known = rules.filter(isRuleId).map(requirement);
-  const labels: Label[] = [];
-  for (const rule of known) {
-    labels.push({ name: 'epic', value: `${rule.area}: ${AREAS[rule.area].replaceAll('`', '')}` });
-    labels.push({ name: 'feature', value: `${rule.id} (${rule.level})` });
-    labels.push({ name: 'rule', value: rule.id });
-    labels.push({ name: 'tag', value: rule.id });
-  }
-  const testLevel = level ?? known[0]?.level ?? 'MUST';
-  labels.push({ name: 'level', value: testLevel }, { name: 'severity', value: SEVERITY[testLevel] });
-  const description = [
-    ...known.map((r) => `**${r.id}** (${r.level}, spec § ${r.section}): ${r.text}`),
-    ...(level ? [`This case is SHOULD-level: its failure is a warning.`] : []),
-    ...(reason ? [`Not run: ${reason}`] : []),
-  ].join('\n\n');
-  return { type: 'metadata', data: { labels, description } };
 }
 
 /** Every string of every result, container and attachment goes through the redactor before it reaches disk. */

@@ -4,25 +4,40 @@ import type { Redactor } from '../../report/redactor.ts';
 import type { TestRecord } from '../../report/test-record.ts';
 import '../conformance/meta.ts';
 
+/** The note vitest gives tests it cancels (@vitest/runner, TestRunAbortError). */
+const CANCELLED_NOTE = 'The test run was aborted by the user.';
+
 export class Collector implements Reporter {
   readonly records: TestRecord[] = [];
   readonly errors: string[] = [];
   private readonly names = new Map<string, string>();
+  private readonly started = new Set<string>();
 
   constructor(
     private readonly redactor: Redactor,
     private readonly onRecord?: (record: TestRecord) => void,
   ) {}
 
+  /** Tests that started and have not finished (what a second Ctrl-C may leave behind). */
+  get running(): string[] {
+    return [...this.started];
+  }
+
+  onTestCaseReady(test: TestCase): void {
+    this.started.add(test.name);
+  }
+
   onTestCaseResult(test: TestCase): void {
+    this.started.delete(test.name);
     const meta = test.meta().conformance;
+    const result = test.result();
+    // A test vitest cancelled before it began (a stopped run past its grace period): nothing ran, nothing to report.
+    if (!meta && result.state === 'skipped' && result.note === CANCELLED_NOTE) return;
     if (!meta) {
-      const result = test.result();
       const why = result.state === 'failed' ? result.errors.map((e) => e.message).join('; ') : 'it is not a conformance() test; every suite test must name its rule';
       this.errors.push(this.redactor.text(`${test.fullName} (${test.module.relativeModuleId}) has no verdict: ${why}`));
       return;
     }
-    const result = test.result();
     if (result.state === 'pending') return;
     // Test names are the keys of reports and expectation files, so two tests may never share one.
     const seenIn = this.names.get(test.name);

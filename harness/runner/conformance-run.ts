@@ -15,19 +15,24 @@ import type { TargetProfile } from '../target-profile.ts';
 import { startContainerTarget, type ContainerSettings, type ContainerTarget } from './container-target.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from './embedded-target.ts';
 import { finalSweep } from './final-sweep.ts';
+import { interruptedSummary, interruptionError, leftoversOf, markNotReached } from './interrupted-run.ts';
+import type { Interruption } from './interruption.ts';
 import { toProfile } from './profile.ts';
+import { onlySelected } from './rule-selection.ts';
 import { SuiteSession, type SuiteRun } from './run-suites.ts';
 import type { TestRecord } from '../../report/test-record.ts';
 
 export interface RunIo {
   log: (line: string) => void;
   onRecord?: (record: TestRecord) => void;
+  /** The first Ctrl-C: no test starts any more; the run sweeps, reports and exits 130. */
+  interruption?: Interruption;
 }
 
 export interface RunOutcome {
   report: ConformanceReport;
   reportFile: string;
-  exitCode: 0 | 1 | 2 | 3;
+  exitCode: 0 | 1 | 2 | 3 | 130;
   expectations?: ExpectationOutcome;
   /** With --repeat: rules whose verdict was not the same in every run. */
   unstable: { id: string; verdicts: string[] }[];
@@ -47,32 +52,46 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     const profile = toProfile(settings, embedded, expectations?.skips);
     io.log(describeTarget(profile, settings));
     const unreachable = await preflight(profile, io);
+    const interruption = io.interruption;
 
     const runs: SuiteRun[] = [];
     if (unreachable) runs.push({ records: [], errors: [unreachable] });
     else {
       const session = await SuiteSession.open(profile, { allureResultsDir: allureResultsDir(settings.run.reportDir) });
+      if (interruption) interruption.leftovers = () => leftoversOf(profile, session.running);
       try {
-        for (let i = 1; i <= settings.run.repeat; i++) {
+        for (let i = 1; i <= settings.run.repeat && !interruption?.requested; i++) {
           if (settings.run.repeat > 1) io.log(`Run ${i} of ${settings.run.repeat}`);
           const runProfile = i === 1 ? profile : { ...profile, runPrefix: `${profile.runPrefix}r${i}` };
-          const run = await session.run(runProfile, { ...(files ? { files } : {}), ...(io.onRecord ? { onRecord: io.onRecord } : {}), deadlineMs: settings.timeouts.runMs });
+          const run = await session.run(runProfile, {
+            ...(files ? { files } : {}),
+            ...(io.onRecord ? { onRecord: io.onRecord } : {}),
+            ...(interruption ? { interrupt: interruption.signal } : {}),
+            deadlineMs: settings.timeouts.runMs,
+          });
           if (run.phases) io.log(`Functional suites ${(run.phases.functionalMs / 1000).toFixed(1)} s, rate-limit suites ${(run.phases.rateLimitMs / 1000).toFixed(1)} s`);
           runs.push(run);
         }
       } finally {
-        await session.close();
+        // An abandoned run may keep vitest busy: closing it is bounded then, the process exits after the reports.
+        await (interruption?.requested ? Promise.race([session.close(), new Promise((r) => setTimeout(r, 5_000))]) : session.close());
       }
     }
-    const last = runs.at(-1)!;
+    const interrupted = interruption?.requested === true;
+    if (interrupted && runs.length === 0) runs.push({ records: [], errors: [] });
+    if (interrupted) runs.at(-1)!.errors.push(interruptionError(interruption!.cause, runs.at(-1)));
     const leaks = runs.flatMap((run) => run.records.flatMap((r) => r.leaks.map((leak) => ({ test: r.name, leak }))));
     const sweep = unreachable || profile.readOnly ? { removed: [], remaining: [] } : await finalSweep(profile, leaks);
     if (sweep.removed.length > 0) io.log(`Final sweep removed ${sweep.removed.length} leftover resource(s) carrying the run prefix ${profile.runPrefix}`);
     for (const leak of sweep.remaining) io.log(`LEAK: ${leak}`);
+    if (interrupted) io.log(interruptedSummary(runs.at(-1)!, sweep, profile));
 
-    const verdictsPerRun = runs.map((run) => computeVerdicts(run.records, settings.features, profile.skips, profile.rules));
-    const unstable = verdictsPerRun[0]!
-      .map((rule, index) => ({ id: rule.id, verdicts: verdictsPerRun.map((v) => v[index]!.verdict as string) }))
+    const verdictsPerRun = runs.map((run) => onlySelected(computeVerdicts(run.records, settings.features, profile.skips, profile.rules), profile.rules));
+    if (interrupted) verdictsPerRun.push(markNotReached(verdictsPerRun.pop()!, interruption!.cause));
+    // A run cut short differs from the others by being cut short: only complete runs are compared.
+    const complete = interrupted ? verdictsPerRun.slice(0, -1) : verdictsPerRun;
+    const unstable = (complete[0] ?? [])
+      .map((rule, index) => ({ id: rule.id, verdicts: complete.map((v) => v[index]!.verdict as string) }))
       .filter((rule) => new Set(rule.verdicts).size > 1);
     const report = buildReport({
       target: {
@@ -86,17 +105,18 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
       requirements: verdictsPerRun.at(-1)!,
       leaks: sweep.remaining,
       errors: [...new Set(runs.flatMap((r) => r.errors))],
+      interrupted,
     });
     if (settings.run.repeat > 1) report.repeat = { runs: settings.run.repeat, unstable };
     const compared = expectations ? compareWithExpectations(report, expectations) : undefined;
     if (compared) report.expectations = compared;
     report.certification = assessCertification(report, settings.run);
-    const reportFile = writeReports(settings.run.reportDir, report, last.records, redactorFor(profile)).conformanceJson;
+    const reportFile = writeReports(settings.run.reportDir, report, redactorFor(profile)).conformanceJson;
     writeConfiguration(settings.run.reportDir, settings);
 
     // A baseline decides the exit on its own terms: known gaps exit 0, surprises 1 (the report keeps the honest verdict).
     const judged = compared ? (compared.unexpected.length === 0 && report.errors.length === 0 ? 0 : 1) : verdictExitCode(report, settings.run.loadFollows);
-    const exitCode = unreachable ? 2 : unstable.length > 0 ? 1 : judged;
+    const exitCode = interrupted ? 130 : unreachable ? 2 : unstable.length > 0 ? 1 : judged;
     return { report, reportFile, exitCode, unstable, ...(compared ? { expectations: compared } : {}) };
   } finally {
     await closeTransport();
@@ -123,7 +143,7 @@ function containerSettings(settings: Settings): ContainerSettings {
 }
 
 function describeTarget(profile: TargetProfile, settings: Settings): string {
-  const mode = profile.readOnly ? ' (read-only: checks that change nothing)' : '';
+  const mode = [profile.readOnly ? ' (read-only: checks that change nothing)' : '', profile.noDrain ? ' (no drain: tests that exhaust a rate-limit bucket are not run)' : ''].join('');
   if (!profile.embeddedReference) return `Target: ${profile.baseUrl}${mode}`;
   const faults = settings.reference.faults.length > 0 ? ` with fault(s) ${settings.reference.faults.join(', ')}` : '';
   return `Target: embedded reference at ${profile.baseUrl}${faults}${mode}`;

@@ -67,8 +67,6 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
     await clean.reference.close();
     errors.push(...cleanRun.errors);
     const cleanVerdicts = computeVerdicts(cleanRun.records, settings.features);
-    const filesOf = new Map<string, Set<string>>();
-    for (const record of cleanRun.records) for (const rule of record.rules) (filesOf.get(rule) ?? filesOf.set(rule, new Set()).get(rule)!).add(record.file);
 
     const rows: FaultRow[] = [];
     const fuzzFaults = faults.filter((f) => provenBy(f) === 'fuzz');
@@ -95,11 +93,8 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
       if (suiteRules.length > 0) {
         const target = await startEmbeddedTarget([fault]);
         try {
-          // A rule checked only passively (on every exchange) has no tests of its own: all functional suites run.
-          const passiveOnly = suiteRules.some((r) => !filesOf.has(r));
-          const profile = { ...toProfile(settings, target), rules: passiveOnly ? [] : [...suiteRules] };
-          const files = passiveOnly ? undefined : [...new Set(suiteRules.flatMap((r) => [...(filesOf.get(r) ?? [])]))];
-          const run = await session.run(profile, passiveOnly ? { rateLimitPhase: false } : { files: files! });
+          // The shortest run that can show the rules fail: their own tests (all traffic for a rule checked only passively).
+          const run = await session.run({ ...toProfile(settings, target), rules: [...suiteRules] }, { scope: 'shortest' });
           errors.push(...run.errors.map((e) => `[${fault}] ${e}`));
           verdicts = computeVerdicts(run.records, settings.features);
         } finally {

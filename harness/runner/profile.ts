@@ -23,6 +23,7 @@ export function toProfile(settings: Settings, embedded: EmbeddedTarget | undefin
     rules: settings.run.rules,
     embeddedReference: embedded !== undefined,
     readOnly: settings.run.readOnly,
+    noDrain: settings.run.noDrain,
     skips,
   };
 }

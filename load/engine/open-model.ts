@@ -35,6 +35,8 @@ export interface OpenModelOptions {
   decodeHeaders?: boolean;
   timeoutMs?: number;
   events?: OpenModelEvents;
+  /** Aborted (a Ctrl-C): nothing more is scheduled; requests in flight get a bounded time to answer. */
+  signal?: AbortSignal;
 }
 
 export interface OpenModelResult {
@@ -50,9 +52,13 @@ export interface OpenModelResult {
   firstSentMs: number;
   lastSentMs: number;
   maxInFlightSeen: number;
+  /** When the schedule was cut short by the signal (ms from t0); absent when it ran to its end. */
+  stoppedAtMs?: number;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
+/** Once stopped, requests in flight get this long to answer (or the request timeout, if shorter). */
+const STOP_IN_FLIGHT_MS = 3_000;
 
 export async function runOpenModel(o: OpenModelOptions): Promise<OpenModelResult> {
   const timeoutMs = o.timeoutMs ?? 10_000;
@@ -77,7 +83,7 @@ export async function runOpenModel(o: OpenModelOptions): Promise<OpenModelResult
   r.t0 = t0;
 
   const settle = () => {
-    if (r.scheduled === total && inFlight === 0) finish();
+    if ((r.scheduled === total || r.stoppedAtMs !== undefined) && inFlight === 0) finish();
   };
 
   const fire = (k: number, scheduledMs: number) => {
@@ -138,6 +144,7 @@ export async function runOpenModel(o: OpenModelOptions): Promise<OpenModelResult
   };
 
   const tick = () => {
+    if (r.stoppedAtMs !== undefined) return settle();
     const now = performance.now() - t0;
     let soonest = Infinity;
     for (let k = 0; k < streams.length; k++) {
@@ -168,8 +175,19 @@ export async function runOpenModel(o: OpenModelOptions): Promise<OpenModelResult
   let timer: NodeJS.Timeout | undefined;
   // why: bounded in time whatever the target does: schedule + one request timeout + slack
   const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, lastScheduled + timeoutMs + 2_000)));
-  await Promise.race([done, deadline]);
+  let stopTimer: NodeJS.Timeout | undefined;
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      r.stoppedAtMs ??= performance.now() - t0;
+      settle();
+      stopTimer = setTimeout(resolve, Math.min(timeoutMs, STOP_IN_FLIGHT_MS));
+    };
+    if (o.signal?.aborted) stop();
+    else o.signal?.addEventListener('abort', stop, { once: true });
+  });
+  await Promise.race([done, deadline, stopped]);
   clearTimeout(timer);
+  clearTimeout(stopTimer);
   r.durationMs = performance.now() - t0;
   await pool.destroy().catch(() => undefined);
   return r;

@@ -4,6 +4,7 @@ import { bodyFor, ROUTES, type LoadFixture, type RouteName } from '../scenarios/
 import type { Timeline } from '../timeline/format.ts';
 import { headerOf, runOpenModel, type OpenStream } from './open-model.ts';
 import { TimelineRecorder } from './recorder.ts';
+import { truncateTimeline } from '../timeline/truncate.ts';
 
 export interface EngineTarget {
   baseUrl: string;
@@ -15,6 +16,8 @@ export interface EngineOptions {
   connections?: number;
   maxInFlight?: number;
   timeoutMs?: number;
+  /** A Ctrl-C: the scenario stops scheduling; its timeline is judged as far as it went. */
+  signal?: AbortSignal;
 }
 
 export async function runScenarioNode(plan: ScenarioPlan, target: EngineTarget, fixture: LoadFixture, options: EngineOptions = {}): Promise<Timeline> {
@@ -45,6 +48,7 @@ export async function runScenarioNode(plan: ScenarioPlan, target: EngineTarget, 
     connections: options.connections ?? 128,
     maxInFlight: options.maxInFlight ?? 2_000,
     timeoutMs: options.timeoutMs ?? 10_000,
+    ...(options.signal ? { signal: options.signal } : {}),
     events: {
       onScheduled: (k, at) => recorder.scheduled(routes[k]!, at),
       onDropped: (k, at) => recorder.dropped(routes[k]!, at),
@@ -54,5 +58,6 @@ export async function runScenarioNode(plan: ScenarioPlan, target: EngineTarget, 
       onResponse: (k, at, sentMs, doneMs, status, headers, body) => recorder.response(routes[k]!, at, sentMs, doneMs, status, (n) => headerOf(headers, n), body),
     },
   });
-  return recorder.toTimeline('node', result.startedAt, result.durationMs);
+  const timeline = recorder.toTimeline('node', result.startedAt, result.durationMs);
+  return result.stoppedAtMs === undefined ? timeline : truncateTimeline(timeline, result.stoppedAtMs);
 }

@@ -1,6 +1,6 @@
 // The recorded timeline both engines write and the verdict reads (format version 1). Pure data types.
 import type { RouteName } from '../scenarios/routes.ts';
-import type { ScenarioPlan } from '../scenarios/plan.ts';
+import type { PlannedPhase, ScenarioPlan } from '../scenarios/plan.ts';
 
 export const TIMELINE_FORMAT = 'notification-api-conformance/load-timeline';
 export const TIMELINE_FORMAT_VERSION = 1;
@@ -75,6 +75,8 @@ export interface Timeline {
   routes: Partial<Record<RouteName, RouteSummary>>;
   /** buckets[i] covers [i·bucketMs, (i+1)·bucketMs) from the start: scheduled/dropped by scheduled time, the rest by send time. */
   buckets: { t: number; routes: Partial<Record<RouteName, BucketRoute>> }[];
+  /** Cut short by a Ctrl-C at `atMs`: `plan.phases` keeps the phases that ended before; these did not. */
+  interrupted?: { atMs: number; phases: PlannedPhase[] };
 }
 
 export function emptyBucketRoute(): BucketRoute {

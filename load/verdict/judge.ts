@@ -5,6 +5,7 @@ import type { Timeline } from '../timeline/format.ts';
 import { bulkSubscribersRate, otherCategoriesUnthrottled } from './category-checks.ts';
 import { contextOf } from './context.ts';
 import { remainingFallsByCost, throttledWellFormed } from './header-checks.ts';
+import { interruptedChecks } from './interrupted-checks.ts';
 import { burstBound, convergence, declaredRate, noThrottling } from './trigger-limit-checks.ts';
 
 export interface LoadRuleVerdict {
@@ -35,6 +36,7 @@ export function judgeTimelines(timelines: Timeline[], expectedRps: number): Load
     }
     if (expects.has('remaining-falls-by-cost')) tests.push(...remainingFallsByCost(ctx));
     if (expects.has('throttled-well-formed')) tests.push(...throttledWellFormed(ctx));
+    tests.push(...interruptedChecks(tl, expectedRps));
   }
   return LOAD_RULES.map((id) => {
     const own = tests.filter((t) => t.name.endsWith(`[${id}]`));

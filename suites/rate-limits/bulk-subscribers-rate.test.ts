@@ -40,4 +40,4 @@ conformance('RL-08', 'the bulk subscribers endpoint accepts about 2 requests per
   const report = `${accepted} bulk subscriber creations accepted in ${seconds.toFixed(2)} s after the burst was spent (2 per second allows ${fewest}..${most})`;
   expect(accepted, `${report}: more than the documented limit`).toBeLessThanOrEqual(most);
   expect(accepted, `${report}: fewer than the documented limit`).toBeGreaterThanOrEqual(fewest);
-});
+}, { needs: ['drain'] });

@@ -11,6 +11,7 @@ import { exhaust, readBucket, RefillGate, sleep, type Exhaustion } from '../../f
 // needs, so they share the refill wait: afterAll waits until the bucket is full again for the next file.
 const gate = new RefillGate();
 afterAll(() => gate.wait(60_000), 70_000);
+const DRAINS = { needs: ['drain'] } as const;
 
 type Send = () => Promise<ApiResponse>;
 /** Requests per concurrent batch: as many as the client keeps connections. */
@@ -76,7 +77,7 @@ conformance('RL-04', 'an exhausted trigger bucket answers 429 with Retry-After a
   expect(rejected!.json, `the 429 body must be the JSON string "API rate limit exceeded" or a common error body with that message; got ${rejected!.text.slice(0, 200)}`).toMatchSchema(
     'RateLimitExceededBody',
   );
-});
+}, DRAINS);
 
 conformance('RL-06', 'with the trigger bucket exhausted, configuration and global requests still succeed', async ({ api, provision, target, notVerified }) => {
   const trigger = await triggerSender(api, provision);
@@ -101,7 +102,7 @@ conformance('RL-06', 'with the trigger bucket exhausted, configuration and globa
     expect(res.status, `${label} while the trigger bucket is exhausted`).toBe(200);
   }
   if (!mixed.triggersThrottled) return notVerified('the trigger bucket refilled before the other categories were asked');
-});
+}, DRAINS);
 
 conformance('RL-07', 'after waiting Retry-After seconds a trigger is accepted again', async ({ api, provision, target, notVerified }) => {
   const trigger = await triggerSender(api, provision);
@@ -114,7 +115,7 @@ conformance('RL-07', 'after waiting Retry-After seconds a trigger is accepted ag
   const res = await trigger.single();
   expect(res.status, `a trigger sent ${wait} s (the 429's Retry-After) after the 429 must be accepted`).toBeGreaterThanOrEqual(200);
   expect(res.status, `a trigger sent ${wait} s (the 429's Retry-After) after the 429 must be accepted`).toBeLessThan(300);
-});
+}, DRAINS);
 
 conformance('RL-09', "exhausting one environment's trigger bucket leaves another environment's triggers unthrottled", async ({ api, provision, target, notVerified }) => {
   const trigger = await triggerSender(api, provision);
@@ -125,4 +126,4 @@ conformance('RL-09', "exhausting one environment's trigger bucket leaves another
   const throttled = mixed.others.filter(([, res]) => res.status === 429).length;
   expect(throttled, `triggers of another environment, sent together with the primary environment's throttled triggers, were throttled ${throttled} of ${mixed.others.length} times`).toBe(0);
   if (!mixed.triggersThrottled) return notVerified('the primary trigger bucket refilled before the secondary environment was asked');
-}, { needs: ['secondaryKey'] });
+}, { needs: ['drain', 'secondaryKey'] });

@@ -119,7 +119,7 @@ describe('certification grade', () => {
       leaks: ['workflow cft-1-wf'],
       summary: { ...report.summary, interrupted: true },
     };
-    const c = assessCertification(crafted, { rules: ['AUTH-01'], expectations: 'gaps.yaml', readOnly: true, drain: false });
+    const c = assessCertification(crafted, { rules: ['AUTH-01'], expectations: 'gaps.yaml', readOnly: true, noDrain: true });
     expect(c.certificationGrade).toBe(false);
     expect(c.reasons.map((r) => r.code)).toEqual(['rule-subset', 'expectations-baseline', 'embedded-reference', 'reference-fault', 'read-only', 'no-drain', 'interrupted', 'unreleased-suite', 'leaks']);
     expect(c.reasons.find((r) => r.code === 'unreleased-suite')!.text).toBe('the suite is not a released version: commit 0123456789ab is not tagged v0.1.0 and has uncommitted changes');
@@ -132,7 +132,7 @@ describe('certification grade', () => {
     expect(grade({ ...base, expectations: { file: 'g.yaml', matched: 1, unexpected: [], unused: [] } })).toEqual(['expectations-baseline']);
     expect(grade({ ...base, target: { ...base.target, embeddedReference: true } })).toEqual(['embedded-reference']);
     expect(grade(base, { readOnly: true })).toEqual(['read-only']);
-    expect(grade(base, { drain: false })).toEqual(['no-drain']);
+    expect(grade(base, { noDrain: true })).toEqual(['no-drain']);
     expect(grade({ ...base, suite: { ...base.suite, commit: 'abc', releaseTag: 'v0.1.0', dirty: true } })).toEqual(['unreleased-suite']);
     expect(grade({ ...base, suite: { ...base.suite, ...released } })).toEqual([]);
     expect(grade({ ...base, leaks: ['x'] })).toEqual(['leaks']);

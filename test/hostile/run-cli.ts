@@ -60,3 +60,51 @@ export function startCli(args: string[], env: Record<string, string> = {}, { unt
     closed.then((code) => reject(new Error(`ended (${code}) before stdout matched ${until}; stdout: ${stdout}; stderr: ${stderr}`)));
   });
 }
+
+export interface LiveCli {
+  /** Resolves with the first stdout line matching, or rejects when the process ends without one. */
+  waitFor(pattern: RegExp): Promise<string>;
+  signal(name: NodeJS.Signals): void;
+  done: Promise<CliResult>;
+}
+
+/** The CLI as a running child process, for tests that talk to it while it runs (signals, a server it starts). */
+export function spawnCli(args: string[], env: Record<string, string> = {}, killAfterMs = 120_000): LiveCli {
+  const started = Date.now();
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST')));
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const waiters: { pattern: RegExp; resolve: (line: string) => void; reject: (e: Error) => void }[] = [];
+  const check = () => {
+    for (const w of [...waiters]) {
+      const line = stdout.split('\n').find((l) => w.pattern.test(l));
+      if (line !== undefined) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(line);
+      }
+    }
+  };
+  child.stdout.on('data', (d) => {
+    stdout += d;
+    check();
+  });
+  child.stderr.on('data', (d) => (stderr += d));
+  const killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  const done = new Promise<CliResult>((resolve) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(killer);
+      for (const w of waiters.splice(0)) w.reject(new Error(`the CLI ended (${code ?? signal}) without printing ${w.pattern}:\n${stdout}\n${stderr}`));
+      resolve({ code, stdout, stderr, elapsedMs: Date.now() - started });
+    });
+  });
+  return {
+    waitFor: (pattern) =>
+      new Promise((resolve, reject) => {
+        waiters.push({ pattern, resolve, reject });
+        check();
+      }),
+    signal: (name) => void child.kill(name),
+    done,
+  };
+}

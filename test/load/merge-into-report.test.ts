@@ -1,5 +1,5 @@
 // Merging load verdicts into conformance.json: RL rules gain the load tests, verdicts and summary are recomputed.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -71,5 +71,22 @@ describe('merge of load verdicts into conformance.json', () => {
     expect(mergeIntoReport(dir, verdicts('failed'))?.file).toBe(join(dir, 'conformance.json'));
     const onDisk = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
     expect(onDisk.requirements.find((r) => r.id === 'RL-05')!.verdict).toBe('fail');
+  });
+
+  test('junit.xml, conformance.html and the Allure results carry the merged verdicts too, replaced on a re-merge', () => {
+    const out = mkdtempSync(join(tmpdir(), 'load-merge-artifacts-'));
+    writeReport(out, report());
+    const loadResults = () =>
+      readdirSync(join(out, 'allure-results'))
+        .filter((f) => f.endsWith('-result.json'))
+        .map((f) => JSON.parse(readFileSync(join(out, 'allure-results', f), 'utf8')) as { name: string; status: string; labels: { name: string; value: string }[] });
+    mergeIntoReport(out, verdicts('failed'));
+    const junit = readFileSync(join(out, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuite name="load" tests="1" failures="1"[^]*<testcase classname="load" name="load trigger-limit \(node\): converges \[RL-05\]"[^]*<property name="rule" value="RL-05"\/>[^]*<failure /);
+    expect(readFileSync(join(out, 'conformance.html'), 'utf8')).toContain('load trigger-limit (node): converges [RL-05]');
+    expect(loadResults()).toEqual([expect.objectContaining({ name: 'load trigger-limit (node): converges [RL-05]', status: 'failed', labels: expect.arrayContaining([{ name: 'rule', value: 'RL-05' }]) as unknown })]);
+    mergeIntoReport(out, verdicts('passed'));
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testsuite name="load" tests="1" failures="0"/);
+    expect(loadResults().map((r) => r.status)).toEqual(['passed']);
   });
 });

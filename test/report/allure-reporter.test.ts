@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Writer } from 'allure-js-commons/sdk/reporter';
 import { Redactor } from '../../report/redactor.ts';
-import { metadataMessage, redactingWriter } from '../../harness/runner/allure-reporter.ts';
+import { metadataMessage } from '../../report/allure-labels.ts';
+import { redactingWriter } from '../../harness/runner/allure-reporter.ts';
 import { stripAnalytics } from '../../report/allure-report.ts';
 
 describe('Allure labels', () => {

@@ -41,7 +41,7 @@ function unsignedFiles(report: ConformanceReport = certifiableReport()): Map<str
   const records = sampleRecords();
   return bundleFiles({
     report,
-    junitXml: junitXml(report, records),
+    junitXml: junitXml(report),
     settings: { ...structuredClone(DEFAULT_SETTINGS), target: { baseUrl: report.target.baseUrl, apiKey: 'sk_live_vendor_key' } },
     loadJson: { format: 'notification-api-conformance/load', verdicts: [], timelines: [] },
   });
@@ -259,7 +259,7 @@ describe('verify-bundle and run --sign-key on the command line', () => {
     expect(await cli(['bundle', '--report-dir', reportDir, '--sign-key', vendor.privateKey])).toMatchObject({ code: 2, err: expect.stringContaining('holds no complete run (missing conformance.json, junit.xml, configuration.json)') });
     const report = certifiableReport();
     writeFileSync(join(reportDir, 'conformance.json'), JSON.stringify(report));
-    writeFileSync(join(reportDir, 'junit.xml'), junitXml(report, []));
+    writeFileSync(join(reportDir, 'junit.xml'), junitXml(report));
     writeFileSync(join(reportDir, 'configuration.json'), JSON.stringify(redactSettings({ ...structuredClone(DEFAULT_SETTINGS), target: { baseUrl: report.target.baseUrl, apiKey: 'sk_live_vendor_key' } })));
     const out = join(dir, 'from-dir.tar.gz');
     expect(await cli(['bundle', '--report-dir', reportDir, '--sign-key', vendor.privateKey, '--out', out])).toMatchObject({ code: 0, out: `Bundle: ${out} (signed: attestation.sigstore.json)\n` });

@@ -19,7 +19,7 @@ const input = (): BundleInput => {
   const report = sampleReport(records);
   return {
     report,
-    junitXml: junitXml(report, records),
+    junitXml: junitXml(report),
     settings: { ...structuredClone(DEFAULT_SETTINGS), target: { baseUrl: 'http://127.0.0.1:1', apiKey: KEY, restrictedApiKey: `${KEY}-r` } },
     loadJson: { format: 'notification-api-conformance/load', verdicts: [], timelines: [{ scenario: 's', routes: { trigger: { sent: 3, examples: [{ body: KEY }] } }, buckets: [] }] },
   };

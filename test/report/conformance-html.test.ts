@@ -47,6 +47,16 @@ describe('conformanceHtml', () => {
     expect(card).toMatch(/curl reproducer<\/span><pre>curl -sS -i -X GET/);
   });
 
+  it('opens with the root causes, each with the rules it breaks and an example to reproduce, before the matrix', () => {
+    const causes = page.indexOf('<section id="root-causes">');
+    expect(causes).toBeGreaterThan(0);
+    expect(causes).toBeLessThan(page.indexOf('id="matrix"'));
+    expect(page).toMatch(/<div class="why">1 root cause breaks 1 MUST rule: expected 401, got 200<\/div>/);
+    const section = page.slice(causes, page.indexOf('</section>', causes));
+    expect(section).toContain('<a class="v v-fail" href="#fail-AUTH-03"');
+    expect(section).toMatch(/curl reproducer<\/span><pre>curl -sS -i -X GET/);
+  });
+
   it('escapes what tests and targets wrote', () => {
     expect(page).not.toContain(HOSTILE);
     expect(page).toContain('&lt;/pre&gt;&lt;script&gt;alert(&quot;x&quot;)');

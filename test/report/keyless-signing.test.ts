@@ -46,7 +46,7 @@ async function closedPort(): Promise<string> {
 
 function statement() {
   const report = certifiableReport();
-  return buildStatement(bundleFiles({ report, junitXml: junitXml(report, []), settings: structuredClone(DEFAULT_SETTINGS) }));
+  return buildStatement(bundleFiles({ report, junitXml: junitXml(report), settings: structuredClone(DEFAULT_SETTINGS) }));
 }
 
 async function signingFailure(method: SigningMethod): Promise<string> {
@@ -133,7 +133,7 @@ describe('--sign keyless', () => {
     const reportDir = mkdtempSync(join(tmpdir(), 'keyless-bundle-'));
     const report = certifiableReport();
     writeFileSync(join(reportDir, 'conformance.json'), JSON.stringify(report));
-    writeFileSync(join(reportDir, 'junit.xml'), junitXml(report, []));
+    writeFileSync(join(reportDir, 'junit.xml'), junitXml(report));
     writeFileSync(join(reportDir, 'configuration.json'), JSON.stringify(redactSettings(structuredClone(DEFAULT_SETTINGS))));
     const fulcioUrl = await closedPort();
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

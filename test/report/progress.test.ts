@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { printSummary, progressPrinter } from '../../cli/progress.ts';
-import { record, sampleReport } from './sample-report.ts';
+import { HOSTILE, record, sampleReport } from './sample-report.ts';
 
 describe('terminal progress', () => {
   it('prints failures as they happen and a per-area line with the elapsed time every 25 tests', () => {
@@ -28,6 +28,12 @@ describe('terminal progress', () => {
   it('ends with a table of verdicts per area, a total row, and the failed rules', () => {
     const lines: string[] = [];
     printSummary(sampleReport(), (l) => lines.push(l));
+    expect(lines.slice(0, 4)).toEqual([
+      '',
+      '1 root cause breaks 1 MUST rule: expected 401, got 200',
+      '      AUTH-03 (1 fail; 1 test)',
+      `      e.g. Bearer scheme is rejected ${HOSTILE} [AUTH-03]: expected 401, got 200`,
+    ]);
     const header = lines.find((l) => l.startsWith('area'))!;
     expect(header.split(/\s+/)).toEqual(['area', 'pass', 'fail', 'warn', 'not-verified', 'not-applicable', 'rules']);
     expect(lines.find((l) => l.startsWith('AUTH'))!.split(/\s+/)).toEqual(['AUTH', '1', '1', '·', '4', '·', '6']);

@@ -1,0 +1,80 @@
+// --no-drain: no test exhausts a rate-limit bucket of a shared target; those tests are not verified, and say why.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../config/resolve-settings.ts';
+import { startReference, type RunningReference } from '../../reference/index.ts';
+import { runCli } from '../hostile/run-cli.ts';
+
+// The rules whose tests exhaust the trigger or the bulk-subscriber bucket (README § Staging safety).
+const DRAINING_RULES = ['RL-04', 'RL-06', 'RL-07', 'RL-08', 'RL-09'];
+
+/** Forwards to the reference and counts what a shared environment would feel: triggers sent, 429s answered. */
+async function countingProxy(target: string): Promise<{ url: string; seen: { requests: number; triggers: number; throttled: number }; server: Server }> {
+  const seen = { requests: 0, triggers: 0, throttled: 0 };
+  const server = createServer((req, res) => {
+    seen.requests++;
+    if (req.method === 'POST' && req.url!.startsWith('/v1/events/trigger')) seen.triggers++;
+    const upstream = request(new URL(req.url!, target), { method: req.method, headers: req.headers }, (answer) => {
+      if (answer.statusCode === 429) seen.throttled++;
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return { url: `http://127.0.0.1:${port}`, seen, server };
+}
+
+let reference: RunningReference | undefined;
+let proxy: Server | undefined;
+afterEach(async () => {
+  proxy?.closeAllConnections();
+  proxy?.close();
+  await reference?.close();
+});
+
+async function runThroughProxy(extra: string[]) {
+  reference = await startReference();
+  const counting = await countingProxy(reference.baseUrl);
+  proxy = counting.server;
+  const dir = mkdtempSync(join(tmpdir(), 'cft-no-drain-'));
+  const { apiKeys } = reference;
+  const result = await runCli(['run', '--target', counting.url, '--api-key', apiKeys.dev, '--secondary-api-key', apiKeys.prod, '--report-dir', dir, ...extra]);
+  const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { requirements: { id: string; verdict: string; reason?: string }[] };
+  return { ...result, seen: counting.seen, byId: Object.fromEntries(report.requirements.map((r) => [r.id, r])) };
+}
+
+describe('--no-drain', () => {
+  it('reports every draining test not-verified with its reason before a single trigger is sent', async () => {
+    const onlyDraining = DRAINING_RULES.filter((id) => id !== 'RL-04');
+    const run = await runThroughProxy(['--no-drain', '--rules', onlyDraining.join(',')]);
+    expect(run.stdout).toContain('no drain');
+    for (const id of onlyDraining) expect(run.byId[id], id).toMatchObject({ verdict: 'not-verified', reason: expect.stringContaining('--no-drain') as string });
+    expect(run.seen).toMatchObject({ triggers: 0, throttled: 0 });
+  }, 120_000);
+
+  it('a whole run with it throttles nobody: not one 429, and every rule that needs a drain says so', async () => {
+    const run = await runThroughProxy(['--no-drain']);
+    for (const id of DRAINING_RULES) expect(run.byId[id], id).toMatchObject({ verdict: 'not-verified', reason: expect.stringContaining('--no-drain') as string });
+    expect(run.seen.triggers).toBeGreaterThan(100);
+    expect(run.seen.throttled).toBe(0);
+  }, 180_000);
+
+  it('without it, the same selection does drain: the counting proxy sees the 429s', async () => {
+    const run = await runThroughProxy(['--rules', 'RL-04']);
+    expect(run.byId['RL-04']!.verdict).toBe('pass');
+    expect(run.seen.throttled).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('is a setting of the config file too', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cft-no-drain-config-'));
+    const file = join(dir, 'conformance.yaml');
+    writeFileSync(file, 'run:\n  noDrain: true\n');
+    expect(resolveSettings({ configFile: file }).run.noDrain).toBe(true);
+    expect(resolveSettings({}).run.noDrain).toBe(false);
+  });
+});
