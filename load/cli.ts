@@ -1,12 +1,14 @@
 // `conformance load`: validates options, bounds and announces the run, starts the embedded reference when no
 // target is given, runs the scenarios, writes DIR/load.json and merges RL verdicts into DIR/conformance.json.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startReference, isFaultName, type FaultName, type RunningReference } from '../reference/index.ts';
-import { findK6 } from './k6/runner.ts';
-import { mergeIntoReport } from './merge-into-report.ts';
+import { checkK6, K6RunError } from './k6/runner.ts';
+import { judgeRecordedTimelines } from './from-timelines.ts';
+import { reportLoad } from './load-report.ts';
 import { runLoad } from './run-load.ts';
 import { PROFILES, SCENARIO_NAMES, scenarioByName } from './scenarios/index.ts';
+import type { DeclaredLimits } from './scenarios/declared-limits.ts';
 import { planScenario, type ScenarioPlan } from './scenarios/plan.ts';
 import { isLoopbackUrl } from './target/loopback.ts';
 import { ProvisioningError } from './target/fixture.ts';
@@ -24,18 +26,29 @@ export interface LoadCommandOptions {
   profile: 'short' | 'full';
   /** Embedded reference only: deliberate faults to switch on. */
   faults?: string[];
+  /** Judge these recorded timelines (the instances of a split k6 run are merged) instead of sending load. */
+  fromTimelines?: string[];
 }
 
-export const LOAD_FORMAT = 'notification-api-conformance/load';
 /** Hard bounds whatever the options say. */
 export const MAX_REQUESTS = 500_000;
 export const MAX_DURATION_S = 15 * 60;
+
+class BoundsError extends Error {}
+
+function beyondBounds(plans: ScenarioPlan[]): boolean {
+  return plans.reduce((s, p) => s + p.requestCount, 0) > MAX_REQUESTS || plans.reduce((s, p) => s + p.durationMs, 0) / 1000 > MAX_DURATION_S;
+}
 
 export async function loadCommand(opts: LoadCommandOptions, io: { log(s: string): void }): Promise<number> {
   const usage = (msg: string) => {
     io.log(`conformance load: ${msg}`);
     return 2;
   };
+  if (opts.fromTimelines?.length) {
+    if (opts.target !== undefined) return usage('--from-timelines judges recorded timelines and sends nothing: drop --target');
+    return judgeRecordedTimelines(opts.fromTimelines, opts.reportDir, io);
+  }
   const names = opts.scenarios.length > 0 ? opts.scenarios : SCENARIO_NAMES;
   const unknown = names.filter((n) => !scenarioByName(n));
   if (unknown.length > 0) return usage(`unknown scenario ${unknown.map((n) => `"${n}"`).join(', ')} (--scenario): known are ${SCENARIO_NAMES.join(', ')}`);
@@ -57,7 +70,8 @@ export async function loadCommand(opts: LoadCommandOptions, io: { log(s: string)
     if (!opts.apiKey) return usage('--api-key (or CONFORMANCE_API_KEY) is required with --target');
     if (faults.length > 0) return usage('--fault applies to the embedded reference only (drop --target)');
   }
-  if (opts.engine === 'k6' && !findK6()) return usage('--engine k6: no `k6` executable on PATH. Install k6 ≥ 0.57 (https://grafana.com/docs/k6/latest/set-up/install-k6/) or use --engine node');
+  const k6 = opts.engine === 'k6' ? await checkK6() : undefined;
+  if (k6 && 'error' in k6) return usage(`--engine k6: ${k6.error}`);
 
   const profile = PROFILES[opts.profile];
   const embedded = opts.target === undefined;
@@ -66,15 +80,20 @@ export async function loadCommand(opts: LoadCommandOptions, io: { log(s: string)
   const defaults = names.map((n) => planScenario(scenarioByName(n)!, opts.profile, expectedRps));
   const defaultS = defaults.reduce((s, p) => s + p.durationMs, 0) / 1000;
   const scale = opts.durationS !== undefined ? opts.durationS / defaultS : 1;
-  const plans: ScenarioPlan[] = names.map((n) => planScenario(scenarioByName(n)!, opts.profile, expectedRps, scale));
+  const planAll = (declared?: DeclaredLimits) => names.map((n) => planScenario(scenarioByName(n)!, opts.profile, expectedRps, scale, declared));
+  const plans: ScenarioPlan[] = planAll();
   const requests = plans.reduce((s, p) => s + p.requestCount, 0);
   const seconds = plans.reduce((s, p) => s + p.durationMs, 0) / 1000;
   const gaps = profile.gapS * (plans.length - 1);
   io.log(`Plan: ${plans.length} scenario(s), ${requests} requests over ${seconds.toFixed(1)} s of load (+ ≥ ${gaps.toFixed(1)} s refill pauses), engine ${opts.engine}, profile ${opts.profile}, trigger limit ${expectedRps}/s`);
   for (const p of plans) io.log(`  ${p.scenario}: ${p.requestCount} requests, ${(p.durationMs / 1000).toFixed(1)} s (${p.phases.map((ph) => `${ph.name} ${(ph.durationMs / 1000).toFixed(1)} s`).join(', ')})`);
-  if (requests > MAX_REQUESTS || seconds > MAX_DURATION_S) {
-    return usage(`the plan exceeds the bounds (${MAX_REQUESTS} requests, ${MAX_DURATION_S} s): lower --duration or --rate-limit-rps`);
-  }
+  if (beyondBounds(plans)) return usage(`the plan exceeds the bounds (${MAX_REQUESTS} requests, ${MAX_DURATION_S} s): lower --duration or --rate-limit-rps`);
+  // why: phases lengthened for a declared burst must stay inside the same bounds
+  const fitPlans = (declared: DeclaredLimits) => {
+    const fitted = planAll(declared);
+    if (beyondBounds(fitted)) throw new BoundsError(`the phases the target's declared bursts need exceed the bounds (${MAX_REQUESTS} requests, ${MAX_DURATION_S} s): run fewer scenarios at a time`);
+    return fitted;
+  };
 
   let reference: RunningReference | undefined;
   const startedAt = new Date();
@@ -91,33 +110,22 @@ export async function loadCommand(opts: LoadCommandOptions, io: { log(s: string)
     const baseUrl = reference?.baseUrl ?? opts.target!;
     const apiKey = reference?.apiKeys.dev ?? opts.apiKey!;
     mkdirSync(opts.reportDir, { recursive: true });
-    const result = await runLoad({ baseUrl, apiKey, engine: opts.engine, plans, expectedRps, gapS: profile.gapS, durationScale: scale, reportDir: opts.reportDir, log: io.log });
-    const file = join(opts.reportDir, 'load.json');
-    const doc = {
-      format: LOAD_FORMAT,
-      formatVersion: 1,
+    // why: a run that ends without a verdict must not leave an earlier run's load.json to be read as its own
+    rmSync(join(opts.reportDir, 'load.json'), { force: true });
+    const result = await runLoad({ baseUrl, apiKey, engine: opts.engine, ...(k6 ? { k6: k6.k6 } : {}), plans, fitPlans, expectedRps, gapS: profile.gapS, reportDir: opts.reportDir, log: io.log });
+    return reportLoad(opts.reportDir, {
       engine: opts.engine,
       profile: opts.profile,
       target: { baseUrl, embeddedReference: embedded, faults },
       expectedRps,
       startedAt: startedAt.toISOString(),
-      finishedAt: new Date().toISOString(),
       verdicts: result.verdicts,
       leaks: result.leaks,
       timelines: result.timelines,
-    };
-    writeFileSync(file, `${JSON.stringify(doc)}\n`);
-    for (const v of result.verdicts) {
-      io.log(`${v.id} ${v.level} ${v.verdict}`);
-      for (const t of v.tests) if (t.status !== 'passed') io.log(`  ${t.status}: ${t.name}\n    ${t.message ?? ''}`);
-    }
-    if (result.leaks.length > 0) io.log(`Could not remove: ${result.leaks.join('; ')}`);
-    io.log(`Load report: ${file}`);
-    const merged = mergeIntoReport(opts.reportDir, result.verdicts);
-    if (merged) io.log(`Merged RL verdicts into ${merged}`);
-    return result.verdicts.some((v) => v.verdict === 'fail') ? 1 : 0;
+    }, io);
   } catch (error) {
     if (error instanceof ProvisioningError) return usage(`could not set up the load fixture: ${error.message}`);
+    if (error instanceof K6RunError || error instanceof BoundsError) return usage(error.message);
     const e = error as { code?: string; cause?: { code?: string } };
     if ((e.code ?? e.cause?.code) === 'ECONNREFUSED') return usage(`the target ${opts.target} is unreachable (connection refused)`);
     throw error;
