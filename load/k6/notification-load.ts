@@ -18,9 +18,10 @@ import {
   type K6SummaryData, type SetupData,
 } from './summary-to-timeline.ts';
 
-// why: no silent default target and no key in the script: both come from the environment
-const TARGET = required('CONFORMANCE_TARGET').replace(/\/$/, '');
-const API_KEY = required('CONFORMANCE_API_KEY');
+// why: no silent default target and no key in the script: both come from the environment, read where they are used
+// (setup() refuses to start without them), so `k6 archive` bundles the script without them
+const TARGET = (__ENV.CONFORMANCE_TARGET ?? '').replace(/\/$/, '');
+const API_KEY = __ENV.CONFORMANCE_API_KEY ?? '';
 const plan = planFromEnv();
 const SCENARIO = plan.scenario;
 const OUT = __ENV.LOAD_TIMELINE_OUT ?? '';
@@ -82,6 +83,8 @@ function thresholds(): Record<string, string[]> {
 }
 
 export function setup(): { fixture: LoadFixture; setup: SetupData; created?: string } {
+  required('CONFORMANCE_TARGET');
+  required('CONFORMANCE_API_KEY');
   const headers = { authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json' };
   let created: string | undefined;
   let workflowId = __ENV.LOAD_WORKFLOW_ID;
