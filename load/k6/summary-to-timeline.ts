@@ -25,8 +25,8 @@ export interface K6RunInfo {
   segmentSequence?: string;
 }
 
-/** Per-bucket counters (tagged route and b): scheduled by schedule time, the rest by send time. */
-export const BUCKET_COUNTERS = ['lt_scheduled', 'lt_sent', 'lt_accepted', 'lt_throttled', 'lt_other', 'lt_errors'] as const;
+/** Per-bucket counters (tagged route and b): scheduled by schedule time, outcomes by send time (sent is their sum). */
+export const BUCKET_COUNTERS = ['lt_scheduled', 'lt_accepted', 'lt_throttled', 'lt_other', 'lt_errors'] as const;
 export const ROUTE_COUNTERS = ['lt_ra_missing', 'lt_ra_invalid', 'lt_body_bad', 'lt_rem_missing'] as const;
 export const ROUTE_TRENDS = ['lt_rem_acc', 'lt_rem_thr', 'lt_retry_after', 'lt_latency', 'lt_send_lag'] as const;
 /** Responses per route and status (tagged route and status). */
@@ -56,17 +56,17 @@ export function summaryToTimeline(plan: ScenarioPlan, data: K6SummaryData, setup
   const summaries: Timeline['routes'] = {};
   for (const route of routes) {
     const mine = streams.filter((s) => s.route === route);
-    // why: summaries of the script before it counted schedules and codes (the 1 s layout) fall back to the plan and classes
+    // why: summaries of the script before it counted schedules and codes (the 1 s layout) fall back to the plan, lt_sent and classes
     const countsScheduled = data.metrics[bucketKey('lt_scheduled', route, 0)] !== undefined;
     const s: RouteSummary = emptyRouteSummary(route);
     for (let b = 0; b < nb; b++) {
       const br: BucketRoute = emptyBucketRoute();
       br.scheduled = countsScheduled ? count(bucketKey('lt_scheduled', route, b)) : mine.reduce((n, st) => n + scheduledIn(st, b, run.bucketMs), 0);
-      br.sent = count(bucketKey('lt_sent', route, b));
       br.accepted = count(bucketKey('lt_accepted', route, b));
       br.throttled = count(bucketKey('lt_throttled', route, b));
       br.other = count(bucketKey('lt_other', route, b));
       br.errors = count(bucketKey('lt_errors', route, b));
+      br.sent = countsScheduled ? br.accepted + br.throttled + br.other + br.errors : count(bucketKey('lt_sent', route, b));
       if (br.scheduled + br.sent > 0) buckets[b]!.routes[route] = br;
       s.scheduled += br.scheduled;
       s.sent += br.sent;

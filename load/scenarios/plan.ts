@@ -35,12 +35,15 @@ export interface ScenarioPlan {
 
 /** Throttled traffic a phase keeps after its bucket is spent, so convergence has a window to measure (RL-05). */
 export const STEADY_AFTER_BURST_S = 3;
+/** The drain takes longer when the engine sends a little less than planned (≤ 2% may be lost) or the target lags. */
+export const DRAIN_MARGIN = 1.2;
 /** However large a declared burst, no phase is lengthened beyond this. */
 export const MAX_FITTED_PHASE_S = 120;
 
 /**
  * Concrete streams of a scenario. With the target's declared limits, a phase that offers a category more than its
- * refill rate lasts until the burst is spent plus STEADY_AFTER_BURST_S, and an idle phase until the buckets are full.
+ * refill rate lasts until the burst is spent (with DRAIN_MARGIN) plus STEADY_AFTER_BURST_S, and an idle phase until
+ * the buckets are full.
  */
 export function planScenario(def: ScenarioDefinition, profile: ProfileName, limitRps: number, durationScale = 1, declared: DeclaredLimits = {}): ScenarioPlan {
   let t = 0;
@@ -72,7 +75,7 @@ function fittedMs(rates: { route: RouteName; rps: number }[], limitRps: number, 
     const offered = rates.filter((r) => ROUTES[r.route].category === category).reduce((n, r) => n + r.rps * ROUTES[r.route].cost, 0);
     // why: RL-05 judges the trigger bucket at the documented rate; a bucket refilling faster drains later
     const refill = category === 'trigger' ? Math.max(limitRps, limit.ratePerS) : limit.ratePerS;
-    if (offered > refill) needS = Math.max(needS, limit.burst / (offered - refill) + STEADY_AFTER_BURST_S);
+    if (offered > refill) needS = Math.max(needS, (DRAIN_MARGIN * limit.burst) / (offered - refill) + STEADY_AFTER_BURST_S);
   }
   return Math.ceil(Math.min(needS, MAX_FITTED_PHASE_S) * 10) * 100;
 }

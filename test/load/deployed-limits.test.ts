@@ -26,8 +26,8 @@ describe('short profile against the deployed limits', () => {
     );
     const out = lines.join('\n');
     expect(out).toMatch(/declared: trigger "3000;w=5;burst=3300/);
-    expect(out).toMatch(/trigger-limit: over-limit 6\.0 s → 14\.0 s for the declared burst/);
-    expect(out).toMatch(/category-isolation: trigger-exhausted 5\.0 s → 14\.0 s for the declared burst/);
+    expect(out).toMatch(/trigger-limit: over-limit 6\.0 s → 16\.2 s for the declared burst/);
+    expect(out).toMatch(/category-isolation: trigger-exhausted 5\.0 s → 16\.2 s for the declared burst/);
     for (const id of ['RL-04', 'RL-05', 'RL-06']) expect(out, out).toMatch(new RegExp(`^${id} MUST pass$`, 'm'));
     expect(out).not.toMatch(/not-verified: .*converges/);
     expect(code).toBe(0);

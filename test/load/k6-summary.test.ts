@@ -59,9 +59,11 @@ describe('k6 summary → timeline → verdict', () => {
     const plan = planScenario(scenarioByName('category-isolation')!, 'short', 200, 1, declared);
     const tl = summaryToTimeline(plan, data, data.setup_data.setup, { bucketMs: k6BucketMs(plan), runId: 'fixture' });
     expect(tl).toMatchObject({ engine: 'k6', bucketMs: 100, runId: 'fixture', startedAt: new Date(data.metrics.lt_origin!.values.min!).toISOString() });
-    expect(tl.buckets).toHaveLength(52);
-    // k6 ran one iteration more per stream (iterations 1614 for 1612 planned); the script sends none for them
-    expect(data.metrics.iterations!.values.count).toBe(plan.requestCount + 2);
+    expect(tl.buckets).toHaveLength(57);
+    // k6 started one iteration more per stream (1769 for 1766 planned); the script sends nothing for them
+    expect(data.metrics.iterations!.values.count).toBe(plan.requestCount + 3);
+    // 1766 load requests, one workflow created, three policy probes, three deletions in teardown
+    expect(data.metrics.http_reqs!.values.count).toBe(plan.requestCount + 7);
     for (const route of ['trigger', 'environment-variables', 'environments'] as const) {
       const r = tl.routes[route]!;
       const planned = plan.phases[0]!.streams.find((s) => s.route === route)!.count;
@@ -69,8 +71,8 @@ describe('k6 summary → timeline → verdict', () => {
       expect(r.latencyMs!.count).toBe(planned);
       expect(r.sendLagMs!.p50).toBeLessThanOrEqual(r.latencyMs!.p50);
     }
-    expect(tl.routes.trigger!.statuses).toEqual({ 201: 1254, 429: 306 });
-    expect(tl.routes.environments!.statuses).toEqual({ 200: 26 });
+    expect(tl.routes.trigger!.statuses).toEqual({ 201: 1356, 429: 354 });
+    expect(tl.routes.environments!.statuses).toEqual({ 200: 28 });
     const v = byId(judgeTimelines([tl], 200));
     for (const id of ['RL-04', 'RL-05', 'RL-06']) expect({ id, notPassed: notPassed(v[id]) }).toEqual({ id, notPassed: [] });
     const bound = v['RL-05']!.tests.find((t) => t.name.includes('every interval'))!;

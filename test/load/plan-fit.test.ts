@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { declaredLimitOf } from '../../load/scenarios/declared-limits.ts';
 import { scenarioByName } from '../../load/scenarios/index.ts';
-import { planScenario, STEADY_AFTER_BURST_S } from '../../load/scenarios/plan.ts';
+import { DRAIN_MARGIN, planScenario, STEADY_AFTER_BURST_S } from '../../load/scenarios/plan.ts';
 import { judgeTimelines, type LoadRuleVerdict } from '../../load/verdict/judge.ts';
 import { simulate, type SimTarget } from './synthetic-target.ts';
 
@@ -27,13 +27,13 @@ describe('phases fitted to the declared limits', () => {
   });
 
   test('over-limit phases last until the burst is spent plus a steady window; idle phases until it refilled', () => {
-    // 900/s offered against 600/s: 3300 / 300 = 11 s, then STEADY_AFTER_BURST_S
-    expect(phaseS('trigger-limit')).toEqual([['over-limit', 11 + STEADY_AFTER_BURST_S], ['refill', 5.5], ['under-limit', 3]]);
-    expect(phaseS('category-isolation')).toEqual([['trigger-exhausted', 14]]);
+    // 900/s offered against 600/s: 3300 / 300 = 11 s (×DRAIN_MARGIN), then STEADY_AFTER_BURST_S
+    expect(phaseS('trigger-limit')).toEqual([['over-limit', 11 * DRAIN_MARGIN + STEADY_AFTER_BURST_S], ['refill', 5.5], ['under-limit', 3]]);
+    expect(phaseS('category-isolation')).toEqual([['trigger-exhausted', 16.2]]);
     // 720/s: 3300 / 120 = 27.5 s
-    expect(phaseS('headers-under-load')).toEqual([['over-limit', 30.5]]);
+    expect(phaseS('headers-under-load')).toEqual([['over-limit', 36]]);
     // bulk subscribers: 4/s × 100 tokens against 200 tokens/s refill, 1100 burst: 5.5 s
-    expect(phaseS('bulk-cost')).toEqual([['bulk', 8.5]]);
+    expect(phaseS('bulk-cost')).toEqual([['bulk', 9.6]]);
     // below the limit nothing changes
     expect(phaseS('trigger-under-limit')).toEqual([['under-limit', 8]]);
   });
