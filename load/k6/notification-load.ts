@@ -139,7 +139,6 @@ export function hit(data: ReturnType<typeof setup>): void {
   const st = streamState(s, data.fixture);
   // why: iterationInTest is the global index, also on a segment, so the schedule is the plan's, not this instance's
   const scheduledAt = st.t0 + s.startMs + i * k6IntervalMs(s);
-  counters.lt_scheduled!.add(1, st.buckets[bucketOf(scheduledAt - st.t0, BUCKET_MS, BUCKETS)]);
   const sentAt = Date.now();
   const route = ROUTES[s.route];
   const res = http.request(route.method, `${TARGET}${route.path}`, st.body, { headers: REQUEST_HEADERS, tags: st.requestTags, responseCallback: EXPECTED });

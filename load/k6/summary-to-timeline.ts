@@ -2,6 +2,7 @@
 import type { ScenarioPlan } from '../scenarios/plan.ts';
 import { ROUTES, type RouteName } from '../scenarios/routes.ts';
 import { emptyBucketRoute, TIMELINE_FORMAT, TIMELINE_FORMAT_VERSION, type BucketRoute, type MinMax, type Quantiles, type RouteSummary, type Timeline } from '../timeline/format.ts';
+import { parseSegment, shareOf } from '../timeline/segment.ts';
 import { bucketCount, k6Streams, scheduledIn } from './streams.ts';
 
 /** The part of k6's summary data this reads: metrics and threshold-defined submetrics by name. */
@@ -25,8 +26,8 @@ export interface K6RunInfo {
   segmentSequence?: string;
 }
 
-/** Per-bucket counters (tagged route and b): scheduled by schedule time, outcomes by send time (sent is their sum). */
-export const BUCKET_COUNTERS = ['lt_scheduled', 'lt_accepted', 'lt_throttled', 'lt_other', 'lt_errors'] as const;
+/** Per-bucket outcomes (tagged route and b) by send time; sent is their sum, scheduled comes from the plan. */
+export const BUCKET_COUNTERS = ['lt_accepted', 'lt_throttled', 'lt_other', 'lt_errors'] as const;
 export const ROUTE_COUNTERS = ['lt_ra_missing', 'lt_ra_invalid', 'lt_body_bad', 'lt_rem_missing'] as const;
 export const ROUTE_TRENDS = ['lt_rem_acc', 'lt_rem_thr', 'lt_retry_after', 'lt_latency', 'lt_send_lag'] as const;
 /** Responses per route and status (tagged route and status). */
@@ -54,27 +55,29 @@ export function summaryToTimeline(plan: ScenarioPlan, data: K6SummaryData, setup
   const nb = bucketCount(plan, run.bucketMs);
   const buckets: Timeline['buckets'] = Array.from({ length: nb }, (_, b) => ({ t: b * run.bucketMs, routes: {} }));
   const summaries: Timeline['routes'] = {};
+  // why: a k6 starved of CPU may skip ticks without counting them as dropped, so what was planned comes from the plan
+  const share: [number, number] | undefined = run.segment ? parseSegment(run.segment) : [0, 1];
+  if (!share) throw new Error(`"${run.segment}" is not an execution segment`);
   for (const route of routes) {
     const mine = streams.filter((s) => s.route === route);
-    // why: summaries of the script before it counted schedules and codes (the 1 s layout) fall back to the plan, lt_sent and classes
-    const countsScheduled = data.metrics[bucketKey('lt_scheduled', route, 0)] !== undefined;
+    // why: summaries of the script before it summed outcomes (the 1 s layout) carry lt_sent per bucket
+    const hasSent = data.metrics[bucketKey('lt_sent', route, 0)] !== undefined;
     const s: RouteSummary = emptyRouteSummary(route);
     for (let b = 0; b < nb; b++) {
       const br: BucketRoute = emptyBucketRoute();
-      br.scheduled = countsScheduled ? count(bucketKey('lt_scheduled', route, b)) : mine.reduce((n, st) => n + scheduledIn(st, b, run.bucketMs), 0);
+      br.scheduled = shareOf(mine.reduce((n, st) => n + scheduledIn(st, b, run.bucketMs), 0), share);
       br.accepted = count(bucketKey('lt_accepted', route, b));
       br.throttled = count(bucketKey('lt_throttled', route, b));
       br.other = count(bucketKey('lt_other', route, b));
       br.errors = count(bucketKey('lt_errors', route, b));
-      br.sent = countsScheduled ? br.accepted + br.throttled + br.other + br.errors : count(bucketKey('lt_sent', route, b));
+      br.sent = hasSent ? count(bucketKey('lt_sent', route, b)) : br.accepted + br.throttled + br.other + br.errors;
       if (br.scheduled + br.sent > 0) buckets[b]!.routes[route] = br;
       s.scheduled += br.scheduled;
       s.sent += br.sent;
       s.errors += br.errors;
     }
-    s.dropped = mine.reduce((n, st) => n + count(`dropped_iterations{scenario:${st.id}}`), 0);
-    // why: k6 runs no code for a dropped iteration, so only the plan's share it never started adds to scheduled
-    if (countsScheduled) s.scheduled += s.dropped;
+    // why: planned and never sent is dropped, whether k6 counted it (dropped_iterations) or silently skipped it
+    s.dropped = Math.max(mine.reduce((n, st) => n + count(`dropped_iterations{scenario:${st.id}}`), 0), s.scheduled - s.sent);
     s.statuses = statusesOf(data, route, buckets);
     s.retryAfterMissing = count(routeKey('lt_ra_missing', route));
     s.retryAfterInvalid = count(routeKey('lt_ra_invalid', route));

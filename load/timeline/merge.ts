@@ -1,6 +1,7 @@
 // One test split by k6 across instances (--execution-segment, the k6-operator's parallelism) wrote one timeline per
 // instance: their segments must tile 0:1, and their counts add up to the timeline one instance would have written.
 import type { MinMax, Quantiles, RouteSummary, Timeline } from './format.ts';
+import { parseSegment } from './segment.ts';
 
 export class MergeError extends Error {}
 
@@ -54,24 +55,6 @@ function mergeSegments(group: Timeline[]): Timeline {
     routes,
     buckets,
   };
-}
-
-/** `0:1/2`, `1/2:1`, `50%`, `0.5:1` → [from, to]; a single value v means 0:v, as in k6. */
-export function parseSegment(segment: string): [number, number] | undefined {
-  const parts = segment.split(':').map(parseFraction);
-  if (parts.some((p) => p === undefined) || parts.length > 2) return undefined;
-  const [from, to] = parts.length === 1 ? [0, parts[0]!] : [parts[0]!, parts[1]!];
-  return from < to && from >= 0 && to <= 1 ? [from, to] : undefined;
-}
-
-function parseFraction(v: string): number | undefined {
-  const s = v.trim();
-  if (/^\d+(\.\d+)?%$/.test(s)) return Number(s.slice(0, -1)) / 100;
-  if (/^\d+\/\d+$/.test(s)) {
-    const [n, d] = s.split('/').map(Number);
-    return d ? n! / d : undefined;
-  }
-  return /^\d+(\.\d+)?$/.test(s) ? Number(s) : undefined;
 }
 
 function checkTiling(scenario: string, segments: string[]): void {

@@ -27,8 +27,6 @@ function asK6Summary(plan: ScenarioPlan, tl: Timeline, bucketMs: number): K6Summ
   tl.buckets.forEach((bucket, i) => {
     const b = Math.floor((i * tl.bucketMs) / bucketMs);
     for (const [route, r] of Object.entries(bucket.routes)) {
-      add(bucketKey('lt_scheduled', route, b), r.scheduled);
-      add(bucketKey('lt_sent', route, b), r.sent);
       add(bucketKey('lt_accepted', route, b), r.accepted);
       add(bucketKey('lt_throttled', route, b), r.throttled);
     }
@@ -43,11 +41,13 @@ function asK6Summary(plan: ScenarioPlan, tl: Timeline, bucketMs: number): K6Summ
   return { metrics, state: { testRunDurationMs: plan.durationMs } };
 }
 
-function viaK6(target: SimTarget) {
+function viaK6(target: SimTarget, edit: (data: K6SummaryData) => void = () => {}) {
   const plan = planScenario(scenarioByName('trigger-limit')!, 'short', 200);
   const tl = simulate(plan, target);
   const setup = { startedAt: new Date(0).toISOString(), policies: { trigger: { policy: tl.routes.trigger!.policies[0]!, limit: '200' } } };
-  const k6tl = summaryToTimeline(plan, asK6Summary(plan, tl, k6BucketMs(plan)), setup, { bucketMs: k6BucketMs(plan) });
+  const data = asK6Summary(plan, tl, k6BucketMs(plan));
+  edit(data);
+  const k6tl = summaryToTimeline(plan, data, setup, { bucketMs: k6BucketMs(plan) });
   return { tl, k6tl, verdicts: byId(judgeTimelines([k6tl], 200)) };
 }
 
@@ -104,6 +104,20 @@ describe('k6 summary → timeline → verdict', () => {
     expect(verdicts['RL-03']?.verdict).toBe('pass');
     const boundOf = (timeline: Timeline) => Number(/= (\d+(\.\d+)?)$/.exec(byId(judgeTimelines([timeline], 200))['RL-05']!.tests.find((t) => t.name.includes('every interval'))!.evidence![1]!)![1]);
     expect(Math.abs(boundOf(k6tl) - boundOf(tl)) / boundOf(tl)).toBeLessThanOrEqual(0.1);
+  });
+
+  test('iterations a starved k6 never started, counted as dropped or not, leave the timeline without a verdict', () => {
+    // k6 skips ticks it is too late for when the duration ends, without counting them in dropped_iterations
+    const { k6tl, verdicts } = viaK6({ ...CLEAN, triggerRefillFactor: 1.5 }, (data) => {
+      for (let b = 30; b < 40; b++) {
+        delete data.metrics[bucketKey('lt_accepted', 'trigger', b)];
+        delete data.metrics[bucketKey('lt_throttled', 'trigger', b)];
+      }
+    });
+    expect(k6tl.routes.trigger!.dropped).toBe(k6tl.routes.trigger!.scheduled - k6tl.routes.trigger!.sent);
+    expect(k6tl.routes.trigger!.dropped).toBeGreaterThan(0.02 * k6tl.routes.trigger!.scheduled);
+    expect(verdicts['RL-05']?.verdict).toBe('not-verified');
+    expect(verdicts['RL-05']?.tests[0]?.message).toMatch(/dropped by the engine or got no response/);
   });
 
   test('a too generous bucket read back from k6 metrics fails RL-05', () => {

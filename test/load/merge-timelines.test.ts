@@ -8,7 +8,8 @@ import { loadCommand } from '../../load/cli.ts';
 import { scenarioByName } from '../../load/scenarios/index.ts';
 import { planScenario } from '../../load/scenarios/plan.ts';
 import type { RouteSummary, Timeline } from '../../load/timeline/format.ts';
-import { mergeTimelines, parseSegment } from '../../load/timeline/merge.ts';
+import { mergeTimelines } from '../../load/timeline/merge.ts';
+import { parseSegment, shareOf as share } from '../../load/timeline/segment.ts';
 import { judgeTimelines } from '../../load/verdict/judge.ts';
 import { simulate } from './synthetic-target.ts';
 
@@ -18,8 +19,6 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const plan = planScenario(scenarioByName('category-isolation')!, 'short', 200);
 const whole = { ...simulate(plan, { rps: { trigger: 200, configuration: 200, global: 600 }, w: 1 }), engine: 'k6' as const };
 
-/** The share [from, to) of an integer count, so that the shares of a tiling add up to it exactly. */
-const share = (n: number, [from, to]: [number, number]) => Math.floor(n * to + 1e-9) - Math.floor(n * from + 1e-9);
 
 /** What the instance running `segment` would have recorded (counts split, facts kept), started `offsetMs` late. */
 function instance(tl: Timeline, segment: string, offsetMs = 0): Timeline {
