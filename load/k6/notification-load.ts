@@ -53,8 +53,9 @@ function scenarioOf(s: K6Stream): Scenario {
     timeUnit: '100s',
     duration: `${s.durationMs}ms`,
     startTime: `${s.startMs}ms`,
-    // why: an arrival-rate executor drops iterations (dropped_iterations) instead of delaying when VUs run out
-    preAllocatedVUs: Math.ceil(s.rps * 0.1) + 10,
+    // why: an arrival-rate executor drops iterations instead of delaying them when no VU is free; enough VUs for
+    // half a second of a stalled target keep a short stall from costing requests (each VU holds one connection)
+    preAllocatedVUs: Math.ceil(s.rps * 0.5) + 10,
     maxVUs: Math.ceil(s.rps * 1) + 20,
     exec: 'hit',
     tags: { route: s.route },
