@@ -1,21 +1,26 @@
 // Runs planned scenarios one after another on one engine, with a refill pause between them, and judges them.
 import { join } from 'node:path';
 import { parseRateLimitPolicy } from '../schemas/rate-limit-policy.ts';
-import { findK6, runScenarioK6 } from './k6/runner.ts';
+import { runScenarioK6 } from './k6/runner.ts';
 import { runScenarioNode } from './engine/run-scenario.ts';
+import type { DeclaredLimits } from './scenarios/declared-limits.ts';
 import type { ScenarioPlan } from './scenarios/plan.ts';
 import type { Timeline } from './timeline/format.ts';
 import { provisionFixture } from './target/fixture.ts';
+import { probeDeclaredLimits } from './target/probe-limits.ts';
 import { judgeTimelines, type LoadRuleVerdict } from './verdict/judge.ts';
 
 export interface LoadRunInput {
   baseUrl: string;
   apiKey: string;
   engine: 'node' | 'k6';
+  /** The k6 binary (checked by the caller) when engine is k6. */
+  k6?: string;
   plans: ScenarioPlan[];
+  /** The plans again for what the target declares (its bursts decide how long over-limit phases last). */
+  fitPlans?: (declared: DeclaredLimits) => ScenarioPlan[];
   expectedRps: number;
   gapS: number;
-  durationScale: number;
   reportDir: string;
   log(s: string): void;
   /** A Ctrl-C: the running scenario stops (judged as far as it went), the next ones do not start. */
@@ -45,14 +50,22 @@ export function refillSeconds(timeline: Timeline | undefined, gapS: number): num
 }
 
 export async function runLoad(input: LoadRunInput): Promise<LoadRunResult> {
-  const k6 = input.engine === 'k6' ? findK6() : undefined;
+  if (input.engine === 'k6' && !input.k6) throw new Error('runLoad: engine k6 without a k6 binary');
   const fixture = await provisionFixture(input.baseUrl, input.apiKey);
   input.onFixture?.([`workflow ${fixture.workflowId}`, `subscribers ${fixture.subscriberId} and ${fixture.bulkSubscriberId}`]);
   const timelines: Timeline[] = [];
   const notRun: string[] = [];
   let leaks: string[] = [];
+  let finished = false;
   try {
-    for (const plan of input.plans) {
+    let plans = input.plans;
+    if (input.fitPlans) {
+      const probed = await probeDeclaredLimits(input.baseUrl, input.apiKey, fixture);
+      plans = input.fitPlans(probed.declared);
+      input.log(`  declared: ${Object.entries(probed.policies).map(([c, p]) => `${c} "${p}"`).join(', ') || 'no RateLimit-Policy'}`);
+      for (const line of fittedPhases(input.plans, plans)) input.log(`  ${line}`);
+    }
+    for (const plan of plans) {
       const previous = timelines.at(-1);
       if (previous && !input.signal?.aborted) await pause(refillSeconds(previous, input.gapS) * 1000, input.signal);
       if (input.signal?.aborted) {
@@ -61,15 +74,18 @@ export async function runLoad(input: LoadRunInput): Promise<LoadRunResult> {
       }
       input.log(`  ${plan.scenario}: ${plan.requestCount} requests over ${(plan.durationMs / 1000).toFixed(1)} s …`);
       const target = { baseUrl: input.baseUrl, apiKey: input.apiKey };
-      const tl = k6
-        ? await runScenarioK6(k6, plan, target, fixture, join(input.reportDir, `load-timeline-${plan.scenario}.json`), input.durationScale, input.signal)
+      const tl = input.k6
+        ? await runScenarioK6(input.k6, plan, target, fixture, join(input.reportDir, `load-timeline-${plan.scenario}.json`), input.signal)
         : await runScenarioNode(plan, target, fixture, input.signal ? { signal: input.signal } : {});
       timelines.push(tl);
       const statuses = Object.entries(tl.routes).map(([route, r]) => `${route} ${JSON.stringify(r.statuses)}${r.dropped ? ` dropped ${r.dropped}` : ''}${r.errors ? ` errors ${r.errors}` : ''}`);
       input.log(`    ${statuses.join('; ')}`);
     }
+    finished = true;
   } finally {
     leaks = await fixture.cleanup();
+    // why: a run that throws returns no result, so what it left behind is said here
+    if (!finished && leaks.length > 0) input.log(`Could not remove: ${leaks.join('; ')}`);
   }
   return { timelines, verdicts: judgeTimelines(timelines, input.expectedRps), leaks, notRun };
 }
@@ -85,4 +101,16 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
     }
     signal?.addEventListener('abort', done, { once: true });
   });
+}
+
+/** One line per phase the target's declared limits lengthened. */
+function fittedPhases(before: ScenarioPlan[], after: ScenarioPlan[]): string[] {
+  const lines: string[] = [];
+  after.forEach((plan, i) => {
+    plan.phases.forEach((phase, j) => {
+      const was = before[i]?.phases[j]?.durationMs;
+      if (was !== undefined && was !== phase.durationMs) lines.push(`${plan.scenario}: ${phase.name} ${(was / 1000).toFixed(1)} s → ${(phase.durationMs / 1000).toFixed(1)} s for the declared burst`);
+    });
+  });
+  return lines;
 }

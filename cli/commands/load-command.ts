@@ -1,17 +1,17 @@
 // `conformance load`: validates options, bounds and announces the run, starts the embedded reference when no
 // target is given, runs the scenarios, writes DIR/load.json and merges RL verdicts into DIR/conformance.json.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startReference, isFaultName, type FaultName, type RunningReference } from '../../reference/index.ts';
-import { findK6 } from '../../load/k6/runner.ts';
-import { verdictExitCode, type ConformanceReport } from '../../report/conformance-report.ts';
-import { mergeIntoReport } from '../../load/merge-into-report.ts';
+import { checkK6, K6RunError } from '../../load/k6/runner.ts';
+import { judgeRecordedTimelines } from '../../load/from-timelines.ts';
+import { interruptionOf, reportLoad } from '../../load/load-report.ts';
 import { runLoad } from '../../load/run-load.ts';
 import { PROFILES, SCENARIO_NAMES, scenarioByName } from '../../load/scenarios/index.ts';
+import type { DeclaredLimits } from '../../load/scenarios/declared-limits.ts';
 import { planScenario, type ScenarioPlan } from '../../load/scenarios/plan.ts';
 import { isLoopbackUrl } from '../../load/target/loopback.ts';
 import { ProvisioningError } from '../../load/target/fixture.ts';
-import type { Timeline } from '../../load/timeline/format.ts';
 
 export interface LoadCommandOptions {
   target?: string;
@@ -26,9 +26,10 @@ export interface LoadCommandOptions {
   profile: 'short' | 'full';
   /** Embedded reference only: deliberate faults to switch on. */
   faults?: string[];
+  /** Judge these recorded timelines (the instances of a split k6 run are merged) instead of sending load. */
+  fromTimelines?: string[];
 }
 
-export const LOAD_FORMAT = 'notification-api-conformance/load';
 /** Hard bounds whatever the options say. */
 export const MAX_REQUESTS = 500_000;
 export const MAX_DURATION_S = 15 * 60;
@@ -41,14 +42,21 @@ export interface LoadIo {
   onFixture?(created: string[]): void;
 }
 
-/** What `conformance load` exits with when a Ctrl-C cut it short (after cleaning up and reporting). */
-export const LOAD_INTERRUPTED = 130;
+class BoundsError extends Error {}
+
+function beyondBounds(plans: ScenarioPlan[]): boolean {
+  return plans.reduce((s, p) => s + p.requestCount, 0) > MAX_REQUESTS || plans.reduce((s, p) => s + p.durationMs, 0) / 1000 > MAX_DURATION_S;
+}
 
 export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise<number> {
   const usage = (msg: string) => {
     io.log(`conformance load: ${msg}`);
     return 2;
   };
+  if (opts.fromTimelines?.length) {
+    if (opts.target !== undefined) return usage('--from-timelines judges recorded timelines and sends nothing: drop --target');
+    return judgeRecordedTimelines(opts.fromTimelines, opts.reportDir, io);
+  }
   const names = opts.scenarios.length > 0 ? opts.scenarios : SCENARIO_NAMES;
   const unknown = names.filter((n) => !scenarioByName(n));
   if (unknown.length > 0) return usage(`unknown scenario ${unknown.map((n) => `"${n}"`).join(', ')} (--scenario): known are ${SCENARIO_NAMES.join(', ')}`);
@@ -70,7 +78,8 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
     if (!opts.apiKey) return usage('--api-key (or CONFORMANCE_API_KEY) is required with --target');
     if (faults.length > 0) return usage('--fault applies to the embedded reference only (drop --target)');
   }
-  if (opts.engine === 'k6' && !findK6()) return usage('--engine k6: no `k6` executable on PATH. Install k6 ≥ 0.57 (https://grafana.com/docs/k6/latest/set-up/install-k6/) or use --engine node');
+  const k6 = opts.engine === 'k6' ? await checkK6() : undefined;
+  if (k6 && 'error' in k6) return usage(`--engine k6: ${k6.error}`);
 
   const profile = PROFILES[opts.profile];
   const embedded = opts.target === undefined;
@@ -79,15 +88,20 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
   const defaults = names.map((n) => planScenario(scenarioByName(n)!, opts.profile, expectedRps));
   const defaultS = defaults.reduce((s, p) => s + p.durationMs, 0) / 1000;
   const scale = opts.durationS !== undefined ? opts.durationS / defaultS : 1;
-  const plans: ScenarioPlan[] = names.map((n) => planScenario(scenarioByName(n)!, opts.profile, expectedRps, scale));
+  const planAll = (declared?: DeclaredLimits) => names.map((n) => planScenario(scenarioByName(n)!, opts.profile, expectedRps, scale, declared));
+  const plans: ScenarioPlan[] = planAll();
   const requests = plans.reduce((s, p) => s + p.requestCount, 0);
   const seconds = plans.reduce((s, p) => s + p.durationMs, 0) / 1000;
   const gaps = profile.gapS * (plans.length - 1);
   io.log(`Plan: ${plans.length} scenario(s), ${requests} requests over ${seconds.toFixed(1)} s of load (+ ≥ ${gaps.toFixed(1)} s refill pauses), engine ${opts.engine}, profile ${opts.profile}, trigger limit ${expectedRps}/s`);
   for (const p of plans) io.log(`  ${p.scenario}: ${p.requestCount} requests, ${(p.durationMs / 1000).toFixed(1)} s (${p.phases.map((ph) => `${ph.name} ${(ph.durationMs / 1000).toFixed(1)} s`).join(', ')})`);
-  if (requests > MAX_REQUESTS || seconds > MAX_DURATION_S) {
-    return usage(`the plan exceeds the bounds (${MAX_REQUESTS} requests, ${MAX_DURATION_S} s): lower --duration or --rate-limit-rps`);
-  }
+  if (beyondBounds(plans)) return usage(`the plan exceeds the bounds (${MAX_REQUESTS} requests, ${MAX_DURATION_S} s): lower --duration or --rate-limit-rps`);
+  // why: phases lengthened for a declared burst must stay inside the same bounds
+  const fitPlans = (declared: DeclaredLimits) => {
+    const fitted = planAll(declared);
+    if (beyondBounds(fitted)) throw new BoundsError(`the phases the target's declared bursts need exceed the bounds (${MAX_REQUESTS} requests, ${MAX_DURATION_S} s): run fewer scenarios at a time`);
+    return fitted;
+  };
 
   let reference: RunningReference | undefined;
   const startedAt = new Date();
@@ -104,75 +118,32 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
     const baseUrl = reference?.baseUrl ?? opts.target!;
     const apiKey = reference?.apiKeys.dev ?? opts.apiKey!;
     mkdirSync(opts.reportDir, { recursive: true });
+    // why: a run that ends without a verdict must not leave an earlier run's load.json to be read as its own
+    rmSync(join(opts.reportDir, 'load.json'), { force: true });
     const result = await runLoad({
-      ...{ baseUrl, apiKey, engine: opts.engine, plans, expectedRps, gapS: profile.gapS, durationScale: scale, reportDir: opts.reportDir, log: io.log },
+      ...{ baseUrl, apiKey, engine: opts.engine, ...(k6 ? { k6: k6.k6 } : {}), plans, fitPlans, expectedRps, gapS: profile.gapS, reportDir: opts.reportDir, log: io.log },
       ...(io.signal ? { signal: io.signal } : {}),
       ...(io.onFixture ? { onFixture: io.onFixture } : {}),
     });
     const interrupted = io.signal?.aborted ? interruptionOf(String(io.signal.reason), result.timelines, result.notRun) : undefined;
-    const file = join(opts.reportDir, 'load.json');
-    const doc = {
-      format: LOAD_FORMAT,
-      formatVersion: 1,
+    return reportLoad(opts.reportDir, {
       engine: opts.engine,
       profile: opts.profile,
       target: { baseUrl, embeddedReference: embedded, faults },
       expectedRps,
       startedAt: startedAt.toISOString(),
-      finishedAt: new Date().toISOString(),
       verdicts: result.verdicts,
       leaks: result.leaks,
       ...(interrupted ? { interrupted } : {}),
       timelines: result.timelines,
-    };
-    writeFileSync(file, `${JSON.stringify(doc)}\n`);
-    for (const v of result.verdicts) {
-      io.log(`${v.id} ${v.level} ${v.verdict}`);
-      for (const t of v.tests) if (t.status !== 'passed') io.log(`  ${t.status}: ${t.name}\n    ${t.message ?? ''}`);
-    }
-    if (result.leaks.length > 0) io.log(`Could not remove: ${result.leaks.join('; ')}`);
-    else if (interrupted) io.log('The load fixture (workflow and subscribers) was removed.');
-    if (interrupted) for (const line of describeInterruption(interrupted)) io.log(line);
-    io.log(`Load report: ${file}`);
-    const merged = mergeIntoReport(opts.reportDir, result.verdicts);
-    const loadFailed = result.verdicts.some((v) => v.verdict === 'fail');
-    if (merged) io.log(`Merged RL verdicts into ${merged.file}: the run is now ${merged.report.summary.verdict}${describeUnverified(merged.report)}`);
-    if (interrupted) return LOAD_INTERRUPTED;
-    if (!merged) return loadFailed ? 1 : 0;
-    // why: merging completes (or not) the run it joins, so the exit says what that run now is; a baseline run keeps its own exit
-    return loadFailed ? 1 : merged.report.expectations ? 0 : verdictExitCode(merged.report);
+    }, io);
   } catch (error) {
     if (error instanceof ProvisioningError) return usage(`could not set up the load fixture: ${error.message}`);
+    if (error instanceof K6RunError || error instanceof BoundsError) return usage(error.message);
     const e = error as { code?: string; cause?: { code?: string } };
     if ((e.code ?? e.cause?.code) === 'ECONNREFUSED') return usage(`the target ${opts.target} is unreachable (connection refused)`);
     throw error;
   } finally {
     await reference?.close();
   }
-}
-
-function describeUnverified(report: ConformanceReport): string {
-  const ids = report.summary.unverifiedMust.map((r) => r.id);
-  if (ids.length === 0) return '';
-  return ` (${ids.length} MUST rule(s) not verified: ${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ', …' : ''})`;
-}
-
-interface LoadInterruption {
-  signal: string;
-  /** Scenarios cut short: when, and the phases that were therefore not judged. */
-  cut: { scenario: string; atMs: number; phasesNotJudged: string[] }[];
-  notRun: string[];
-}
-
-function interruptionOf(signal: string, timelines: Timeline[], notRun: string[]): LoadInterruption {
-  const cut = timelines.flatMap((tl) => (tl.interrupted ? [{ scenario: tl.scenario, atMs: Math.round(tl.interrupted.atMs), phasesNotJudged: tl.interrupted.phases.map((p) => p.name) }] : []));
-  return { signal, cut, notRun };
-}
-
-function describeInterruption(i: LoadInterruption): string[] {
-  return [
-    `INTERRUPTED (${i.signal}): the verdicts above judge the timeline only as far as it went.`,
-    ...i.cut.map((c) => `  ${c.scenario} stopped at ${(c.atMs / 1000).toFixed(1)} s; phase(s) not judged: ${c.phasesNotJudged.join(', ') || 'none'}`),
-    ...(i.notRun.length > 0 ? [`  not run: ${i.notRun.join(', ')}`] : []),
-  ];
 }

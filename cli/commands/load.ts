@@ -16,6 +16,7 @@ interface LoadFlags {
   allowRemoteLoad?: boolean;
   profile: string;
   fault: string[];
+  fromTimelines?: string[];
 }
 
 export function registerLoad(program: Command, setExit: (code: number) => void): void {
@@ -32,6 +33,7 @@ export function registerLoad(program: Command, setExit: (code: number) => void):
     .option('--report-dir <dir>', 'where load.json is written (merged into conformance.json when present)', 'reports')
     .option('--allow-remote-load', 'allow a target that is not this machine (only for a service you own)')
     .option('--fault <name>', 'embedded reference only: switch on a deliberate fault (repeatable)', collect, [])
+    .option('--from-timelines <files...>', 'send nothing: judge recorded timelines, merging the instances of a k6 run split with --execution-segment')
     .action(async (flags: LoadFlags) => {
       if (flags.engine !== 'node' && flags.engine !== 'k6') {
         process.stderr.write('conformance: --engine takes node or k6\n');
@@ -55,6 +57,7 @@ export function registerLoad(program: Command, setExit: (code: number) => void):
         allowRemoteLoad: flags.allowRemoteLoad ?? false,
         profile: flags.profile,
         faults: parseFaults(flags.fault),
+        ...(flags.fromTimelines ? { fromTimelines: flags.fromTimelines } : {}),
       };
       const where = flags.target ?? 'the embedded reference, which ends with this process';
       const onFirst = 'no more load is offered; the running scenario is judged as far as it went, the load fixture is removed and the reports are written.';

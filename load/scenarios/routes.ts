@@ -13,6 +13,9 @@ export type Category = (typeof ROUTES)[RouteName]['category'];
 
 export const ROUTE_NAMES = Object.keys(ROUTES) as RouteName[];
 
+/** One cheap route per category whose response carries that category's RateLimit-Policy. */
+export const PROBE_ROUTES: Record<Category, RouteName> = { trigger: 'trigger', configuration: 'environment-variables', global: 'environments' };
+
 /** What a load run creates on the target before it starts (and removes afterwards). */
 export interface LoadFixture {
   workflowId: string;

@@ -68,6 +68,14 @@ export interface Timeline {
   formatVersion: typeof TIMELINE_FORMAT_VERSION;
   engine: 'node' | 'k6';
   scenario: string;
+  /** The k6 runner's id of the run that wrote this file (a stale file from another run has another). */
+  runId?: string;
+  /** k6 only: this instance's `--execution-segment` (and sequence) when one test was split across instances. */
+  segment?: string;
+  segmentSequence?: string;
+  /** The segments this timeline was merged from (`conformance load --from-timelines`). */
+  mergedSegments?: string[];
+  /** Wall-clock time of the plan's time 0. */
   startedAt: string;
   durationMs: number;
   bucketMs: number;

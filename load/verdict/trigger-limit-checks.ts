@@ -88,7 +88,11 @@ export function convergence(ctx: CheckContext, phase: PlannedPhase): RuleTest[] 
     `first 429 at ${first429 >= 0 ? `${fmt(first429 * b, 2)} s` : 'never'}`,
   ];
   if (windowS < MIN_WINDOW_S) {
-    return [test(ctx, 'RL-05', title, 'not-verified', `only ${fmt(windowS, 2)} s of the phase remain after the burst is spent (need ${MIN_WINDOW_S} s): lengthen the phase`, evidence)];
+    const phaseS = phase.durationMs / 1000;
+    const why = windowS > 0
+      ? `only ${fmt(windowS, 2)} s of the phase remain after the burst is spent (need ${MIN_WINDOW_S} s)`
+      : `the burst of ${p.policy.burst} lasts ${fmt(drainS, 2)} s at ${fmt(offered)}/s offered and the phase ${fmt(phaseS, 2)} s: no steady window remains (need ${MIN_WINDOW_S} s)`;
+    return [test(ctx, 'RL-05', title, 'not-verified', `${why}: lengthen the phase (conformance load sizes it from the target's declared burst)`, evidence)];
   }
   const accepted = sum(tokens, start, end);
   const rate = accepted / windowS;

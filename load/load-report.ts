@@ -1,0 +1,75 @@
+// Writes DIR/load.json, prints one line per RL verdict (and every test that did not pass), merges into conformance.json.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { verdictExitCode, type ConformanceReport } from '../report/conformance-report.ts';
+import { mergeIntoReport } from './merge-into-report.ts';
+import type { Timeline } from './timeline/format.ts';
+import type { LoadRuleVerdict } from './verdict/judge.ts';
+
+export const LOAD_FORMAT = 'notification-api-conformance/load';
+
+/** What `conformance load` exits with when a Ctrl-C cut it short (after cleaning up and reporting). */
+export const LOAD_INTERRUPTED = 130;
+
+export interface LoadDocument {
+  engine: 'node' | 'k6';
+  profile?: 'short' | 'full';
+  target: Record<string, unknown>;
+  expectedRps: number;
+  startedAt: string;
+  verdicts: LoadRuleVerdict[];
+  leaks: string[];
+  /** Set when a Ctrl-C cut the run short: what was judged only as far as it went, and what never ran. */
+  interrupted?: LoadInterruption;
+  timelines: Timeline[];
+}
+
+export interface LoadInterruption {
+  signal: string;
+  /** Scenarios cut short: when, and the phases that were therefore not judged. */
+  cut: { scenario: string; atMs: number; phasesNotJudged: string[] }[];
+  notRun: string[];
+}
+
+export function interruptionOf(signal: string, timelines: Timeline[], notRun: string[]): LoadInterruption {
+  const cut = timelines.flatMap((tl) => (tl.interrupted ? [{ scenario: tl.scenario, atMs: Math.round(tl.interrupted.atMs), phasesNotJudged: tl.interrupted.phases.map((p) => p.name) }] : []));
+  return { signal, cut, notRun };
+}
+
+/**
+ * Exit code: 130 when interrupted, 1 when a MUST rule failed; else, when the load joined a run's report, what that run
+ * now is (0 conformant, 3 incomplete; a baseline run keeps its own exit), or 0.
+ */
+export function reportLoad(reportDir: string, doc: LoadDocument, io: { log(s: string): void }): number {
+  const file = join(reportDir, 'load.json');
+  writeFileSync(file, `${JSON.stringify({ format: LOAD_FORMAT, formatVersion: 1, ...doc, finishedAt: new Date().toISOString() })}\n`);
+  for (const v of doc.verdicts) {
+    io.log(`${v.id} ${v.level} ${v.verdict}`);
+    for (const t of v.tests) if (t.status !== 'passed') io.log(`  ${t.status}: ${t.name}\n    ${t.message ?? ''}`);
+  }
+  if (doc.leaks.length > 0) io.log(`Could not remove: ${doc.leaks.join('; ')}`);
+  else if (doc.interrupted) io.log('The load fixture (workflow and subscribers) was removed.');
+  if (doc.interrupted) for (const line of describeInterruption(doc.interrupted)) io.log(line);
+  io.log(`Load report: ${file}`);
+  const merged = mergeIntoReport(reportDir, doc.verdicts);
+  if (merged) io.log(`Merged RL verdicts into ${merged.file}: the run is now ${merged.report.summary.verdict}${describeUnverified(merged.report)}`);
+  const loadFailed = doc.verdicts.some((v) => v.verdict === 'fail');
+  if (doc.interrupted) return LOAD_INTERRUPTED;
+  if (!merged) return loadFailed ? 1 : 0;
+  // why: merging completes (or not) the run it joins, so the exit says what that run now is; a baseline run keeps its own exit
+  return loadFailed ? 1 : merged.report.expectations ? 0 : verdictExitCode(merged.report);
+}
+
+function describeUnverified(report: ConformanceReport): string {
+  const ids = report.summary.unverifiedMust.map((r) => r.id);
+  if (ids.length === 0) return '';
+  return ` (${ids.length} MUST rule(s) not verified: ${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ', …' : ''})`;
+}
+
+function describeInterruption(i: LoadInterruption): string[] {
+  return [
+    `INTERRUPTED (${i.signal}): the verdicts above judge the timeline only as far as it went.`,
+    ...i.cut.map((c) => `  ${c.scenario} stopped at ${(c.atMs / 1000).toFixed(1)} s; phase(s) not judged: ${c.phasesNotJudged.join(', ') || 'none'}`),
+    ...(i.notRun.length > 0 ? [`  not run: ${i.notRun.join(', ')}`] : []),
+  ];
+}
