@@ -10,6 +10,7 @@ import { freshKey, isReplay, withKey } from '../../fixtures/idempotency/keys.ts'
 const DUPLICATES = 24;
 
 interface Race {
+  key: string;
   fresh: ApiResponse[];
   replays: ApiResponse[];
   conflicts: ApiResponse[];
@@ -29,6 +30,7 @@ async function race(api: ApiClient, ids: IdFactory, provision: Provisioner): Pro
   const responses = await Promise.all(requests.map((send) => send()));
   const ok = (r: ApiResponse) => r.status >= 200 && r.status < 300;
   return {
+    key,
     fresh: responses.filter((r) => ok(r) && !isReplay(r)),
     replays: responses.filter((r) => ok(r) && isReplay(r)),
     conflicts: responses.filter((r) => r.status === 409),
@@ -59,6 +61,22 @@ conformance(
     for (const conflict of result.conflicts) {
       expectErrorResponse(conflict, 409, 'a duplicate that arrives while the first is processed');
       expect(conflict.headers['retry-after'], 'the deployed service answers an in-flight duplicate with Retry-After: 1 (seconds)').toMatch(/^\d+$/);
+    }
+  },
+  { level: 'SHOULD' },
+);
+
+// The deployed service says which key is busy (provisioning.md: 'Request with key "<key>" is currently being processed.
+// Please retry after 1 second'); ERR-01 makes `message` optional, so this is the SHOULD-level case of IDEM-03.
+conformance(
+  'IDEM-03',
+  'a 409 for an in-flight duplicate names the key that is being processed in its message',
+  async ({ api, ids, provision, notVerified }) => {
+    const result = await race(api, ids, provision);
+    if (result.conflicts.length === 0) notVerified(`no duplicate arrived while the first was processed (${tally(result)}): the target finished before the others arrived`);
+    for (const conflict of result.conflicts) {
+      const message = (conflict.json as { message?: unknown } | undefined)?.message;
+      expect(message, 'the 409 message names the Idempotency-Key whose request is still being processed').toEqual(expect.stringContaining(result.key));
     }
   },
   { level: 'SHOULD' },

@@ -168,6 +168,15 @@ const PROBES: Record<FaultName, Probe> = {
     },
     { idempotentProcessingDelayMs: 100 },
   ),
+  'in-flight-409-without-message': p(
+    async (c) => {
+      await c.workflow('t');
+      const send = () => c.post('/v1/events/trigger', { name: 't', to: ['s1'] }, { headers: { 'idempotency-key': 'busy' } });
+      const rs = await Promise.all([send(), send()]);
+      return rs.find((r) => r.status === 409)?.json.message;
+    },
+    { idempotentProcessingDelayMs: 100 },
+  ),
   'no-idempotency-key-echo': p(async (c) => (await c.get('/v1/environments', { headers: { 'idempotency-key': 'echo' } })).headers['idempotency-key']),
   'replay-consumes-token': p(
     async (c) => {
