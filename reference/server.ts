@@ -153,7 +153,7 @@ export class Pipeline {
       if (r.kind === 'mismatch') {
         peek();
         if (!app.has('no-idempotency-link')) headers['Link'] = IDEMPOTENCY_DOCS_LINK;
-        const msg = reusedMessage(rawKey);
+        const msg = app.has('reused-key-422-without-message') ? '' : reusedMessage(rawKey);
         return this.sendError(res, url, 422, msg, headers, { errors: { 'idempotency-key': { messages: [msg], value: rawKey } } });
       }
     }

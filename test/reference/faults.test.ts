@@ -168,6 +168,10 @@ const PROBES: Record<FaultName, Probe> = {
     },
     { idempotentProcessingDelayMs: 100 },
   ),
+  'reused-key-422-without-message': p(async (c) => {
+    await c.post('/v2/topics', { key: 'a' }, { headers: { 'idempotency-key': 'k1' } });
+    return (await c.post('/v2/topics', { key: 'b' }, { headers: { 'idempotency-key': 'k1' } })).json.message;
+  }),
   'in-flight-409-without-message': p(
     async (c) => {
       await c.workflow('t');
