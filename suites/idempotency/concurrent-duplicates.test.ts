@@ -6,6 +6,7 @@ import type { IdFactory } from '../../harness/conformance/ids.ts';
 import type { Provisioner } from '../../fixtures/provision.ts';
 import { TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
 import { freshKey, isReplay, withKey } from '../../fixtures/idempotency/keys.ts';
+import { sleep } from '../../fixtures/rate-limits/bucket.ts';
 
 const DUPLICATES = 24;
 
@@ -19,15 +20,15 @@ interface Race {
 
 /**
  * Sends DUPLICATES identical keyed triggers released together: every request is built first, then all are
- * fired in one tick. A trigger has no conflict of its own, so every 409 here comes from the idempotency layer.
+ * fired in one tick (or one every `spacingMs`). A trigger has no conflict of its own, so every 409 here comes from the idempotency layer.
  */
-async function race(api: ApiClient, ids: IdFactory, provision: Provisioner): Promise<Race> {
+async function race(api: ApiClient, ids: IdFactory, provision: Provisioner, spacingMs = 0): Promise<Race> {
   const workflow = await provision.workflow();
   const subscriber = await provision.subscriber();
   const key = freshKey(ids);
   const body = { name: workflow.workflowId, to: [subscriber.subscriberId], payload: { race: key } };
   const requests = Array.from({ length: DUPLICATES }, () => () => api.post(TRIGGER_PATH, body, withKey(key)));
-  const responses = await Promise.all(requests.map((send) => send()));
+  const responses = await Promise.all(requests.map((send, i) => (spacingMs === 0 ? send() : sleep(i * spacingMs).then(send))));
   const ok = (r: ApiResponse) => r.status >= 200 && r.status < 300;
   return {
     key,
@@ -50,6 +51,15 @@ conformance('IDEM-03', `${DUPLICATES} concurrent duplicates of a keyed trigger y
     expect(replay.json, 'a replay carries the processed request’s body (one run, one transactionId)').toEqual(processed!.json);
   }
   for (const conflict of result.conflicts) expectErrorResponse(conflict, 409, 'a duplicate that arrives while the first is processed');
+});
+
+// A lock that lapses while the first request is still processed lets a later duplicate through: spreading the
+// duplicates over the first one's processing time finds it, where duplicates sent together all arrive early.
+const SPACING_MS = 10;
+conformance('IDEM-03', `${DUPLICATES} duplicates of a keyed trigger sent ${SPACING_MS} ms apart yield one fresh result, the rest replays or 409`, async ({ api, ids, provision }) => {
+  const result = await race(api, ids, provision, SPACING_MS);
+  expect(result.other, `each duplicate must get the replay (2xx) or 409; got ${tally(result)}`).toEqual([]);
+  expect(result.fresh.length, `exactly one of ${DUPLICATES} duplicates is processed (2xx without Idempotency-Replay); got ${tally(result)}`).toBe(1);
 });
 
 conformance(

@@ -181,6 +181,17 @@ const PROBES: Record<FaultName, Probe> = {
     },
     { idempotentProcessingDelayMs: 100 },
   ),
+  'in-flight-lock-expires-early': p(
+    async (c) => {
+      await c.workflow('t');
+      const send = () => c.post('/v1/events/trigger', { name: 't', to: ['s1'] }, { headers: { 'idempotency-key': 'late' } });
+      const first = send();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const rs = await Promise.all([first, send()]);
+      return rs.map((r) => r.status);
+    },
+    { idempotentProcessingDelayMs: 200 },
+  ),
   'no-idempotency-key-echo': p(async (c) => (await c.get('/v1/environments', { headers: { 'idempotency-key': 'echo' } })).headers['idempotency-key']),
   'replay-consumes-token': p(
     async (c) => {
