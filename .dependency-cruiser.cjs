@@ -1,11 +1,12 @@
 // The floors of the house (docs/ARCHITECTURE.md), guarded on every `npm test`: an import may only go down.
 //   cli/                                   the command line: every command
+//   mutation/                              the mutation run's vitest setup (beside cli/, on top: `npm run mutation`)
 //   suites/ → fixtures/ → harness/ | load/ the suite runner and the load harness, side by side
 //   report/ → config/                      what both use: verdicts, reports and their writers, redaction; settings
 //   reference/ | schemas/ → requirements/  the reference, the wire formats, the rule catalog
 // Dependency-cruiser 17.4.3 is pinned: 18.x needs Node.js 22, and this project supports Node.js 20.19.
 
-const ROOMS = ['cli', 'suites', 'fuzz', 'diff', 'fixtures', 'harness', 'load', 'report', 'config', 'reference', 'schemas', 'requirements'];
+const ROOMS = ['cli', 'mutation', 'suites', 'fuzz', 'diff', 'fixtures', 'harness', 'load', 'report', 'config', 'reference', 'schemas', 'requirements'];
 /** A path pattern for the named rooms. */
 const rooms = (...names) => `^(${names.join('|')})/`;
 /** Every room but the named ones. */
@@ -29,6 +30,14 @@ module.exports = {
       from: { pathNot: '^(cli|bin|test)/' },
       to: { path: rooms('cli') },
     },
+    {
+      name: 'mutation-is-a-top-floor',
+      comment: 'Only Stryker (stryker.config.mjs) and the tests use mutation/: the product never runs in mutation mode.',
+      severity: 'error',
+      from: { pathNot: '^(mutation|test)/' },
+      to: { path: rooms('mutation') },
+    },
+    never('mutation-starts-what-a-run-starts', 'mutation', rooms('cli', 'suites', 'fuzz', 'diff', 'fixtures', 'load'), 'mutation/ starts the reference and hands the suites their target as a run does (harness/, config/); it imports no suite.'),
     {
       name: 'bin-enters-through-cli',
       comment: 'bin/conformance.js only starts cli/main.ts.',

@@ -44,6 +44,9 @@ export const FAULTS = {
   'replay-wrong-status': { rules: ['IDEM-02'], description: 'Replays answer 200 whatever the original status' },
   'replay-reprocesses': { rules: ['IDEM-02'], description: 'A replay re-runs the request (second effect, fresh body) while claiming `Idempotency-Replay: true`' },
   'idempotency-race': { rules: ['IDEM-03'], description: 'No in-flight lock: concurrent duplicates are each processed' },
+  'in-flight-lock-expires-early': { rules: ['IDEM-03'], description: 'The in-flight lock lasts 50 ms instead of 5 min: a duplicate arriving later while the first is still processed is processed again (found by mutation testing)' },
+  'reused-key-422-without-message': { rules: ['IDEM-05'], description: 'The 422 for a key reused with another body carries an empty `message` (found by mutation testing)' },
+  'in-flight-409-without-message': { rules: ['IDEM-03'], description: 'The 409 for an in-flight duplicate carries an empty `message` (found by mutation testing)' },
   'no-idempotency-key-echo': { rules: ['IDEM-04'], description: 'Responses do not echo the Idempotency-Key header' },
   'replay-consumes-token': { rules: ['IDEM-08'], description: 'Replayed requests consume a rate-limit token' },
   // WF

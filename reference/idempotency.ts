@@ -28,7 +28,10 @@ export class IdempotencyStore {
   private sweepAt = 0;
 
   /** When `lock` is false (idempotency-race fault) nothing is recorded until complete(). */
-  constructor(private readonly lock = true) {}
+  constructor(
+    private readonly lock = true,
+    private readonly inProgressTtlMs = IN_PROGRESS_TTL_MS,
+  ) {}
 
   /** Must be called synchronously before any await so concurrent duplicates see the lock. */
   begin(key: string, fingerprint: string, now = Date.now()): BeginResult {
@@ -39,7 +42,7 @@ export class IdempotencyStore {
       if (e.fingerprint !== fingerprint) return { kind: 'mismatch' };
       return { kind: 'replay', response: e.response! };
     }
-    if (this.lock) this.entries.set(key, { fingerprint, state: 'in-progress', expiresAt: now + IN_PROGRESS_TTL_MS });
+    if (this.lock) this.entries.set(key, { fingerprint, state: 'in-progress', expiresAt: now + this.inProgressTtlMs });
     else this.entries.delete(key);
     return { kind: 'new' };
   }

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App, RouteDef } from './context.ts';
 import { type FaultName, isFaultName } from './faults.ts';
-import { IdempotencyStore } from './idempotency.ts';
+import { IdempotencyStore, IN_PROGRESS_TTL_MS } from './idempotency.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { Router } from './router.ts';
 import { Pipeline } from './server.ts';
@@ -94,7 +94,9 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
           malformedPolicy: faults.has('malformed-policy-header'),
           sharedBuckets: faults.has('shared-buckets'),
         });
-  const idempotency = options.idempotency === false ? null : new IdempotencyStore(!faults.has('idempotency-race'));
+  // why: 50 ms is well inside the harness's 150 ms processing delay, so duplicates arriving later are processed again
+  const inProgressTtlMs = faults.has('in-flight-lock-expires-early') ? 50 : IN_PROGRESS_TTL_MS;
+  const idempotency = options.idempotency === false ? null : new IdempotencyStore(!faults.has('idempotency-race'), inProgressTtlMs);
   const pipeline = new Pipeline({
     app,
     router: new Router(buildRoutes(app)),

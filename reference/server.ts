@@ -147,13 +147,13 @@ export class Pipeline {
         peek();
         headers['Retry-After'] = '1';
         if (!app.has('no-idempotency-link')) headers['Link'] = IDEMPOTENCY_DOCS_LINK;
-        return this.sendError(res, url, 409, inProgressMessage(rawKey), headers);
+        return this.sendError(res, url, 409, app.has('in-flight-409-without-message') ? '' : inProgressMessage(rawKey), headers);
       }
       // IDEM-05: the same key with another body gets 422 before anything runs
       if (r.kind === 'mismatch') {
         peek();
         if (!app.has('no-idempotency-link')) headers['Link'] = IDEMPOTENCY_DOCS_LINK;
-        const msg = reusedMessage(rawKey);
+        const msg = app.has('reused-key-422-without-message') ? '' : reusedMessage(rawKey);
         return this.sendError(res, url, 422, msg, headers, { errors: { 'idempotency-key': { messages: [msg], value: rawKey } } });
       }
     }

@@ -1,9 +1,11 @@
 import { expect } from 'vitest';
 import { conformance } from '../../fixtures/conformance.ts';
+import type { ConformanceFixtures } from '../../fixtures/conformance-test.ts';
 import { expectSuccess } from '../../fixtures/idempotency/eight-operations.ts';
 import { freshKey, withKey } from '../../fixtures/idempotency/keys.ts';
 
-conformance('IDEM-05', 'a key reused for a different workflow body gets 422 and creates nothing', async ({ api, ids, cleanup }) => {
+/** Creates one workflow with a fresh key, then sends another workflow's body with the same key; expects 422. */
+async function reuseKeyForAnotherWorkflow({ api, ids, cleanup }: Pick<ConformanceFixtures, 'api' | 'ids' | 'cleanup'>) {
   const key = freshKey(ids);
   const [firstId, secondId] = [ids.slug('wf'), ids.slug('wf')];
   for (const id of [firstId, secondId]) cleanup.remove(`workflow ${id}`, `/v2/workflows/${id}`);
@@ -12,6 +14,11 @@ conformance('IDEM-05', 'a key reused for a different workflow body gets 422 and 
   expectSuccess(await api.post('/v2/workflows', bodyOf(firstId), withKey(key)), 'the first keyed workflow creation');
   const reused = await api.post('/v2/workflows', bodyOf(secondId), withKey(key));
   expect(reused.status, `the same idempotency-key with a different body must get 422, got ${reused.status}: ${reused.text.slice(0, 300)}`).toBe(422);
+  return { key, secondId, reused };
+}
+
+conformance('IDEM-05', 'a key reused for a different workflow body gets 422 and creates nothing', async ({ api, ids, cleanup }) => {
+  const { secondId } = await reuseKeyForAnotherWorkflow({ api, ids, cleanup });
   const read = await api.get(`/v2/workflows/${secondId}`);
   expect(read.status, 'the request rejected for its reused key must not have created its workflow').toBe(404);
 });
@@ -28,4 +35,12 @@ conformance('IDEM-05', 'a key reused for a different preference update gets 422 
   const read = await api.get(path);
   expect(read.status, 'reading the preferences back').toBe(200);
   expect(read.data?.global?.channels?.sms, 'the PATCH rejected for its reused key must not have changed sms').toBe(smsBefore);
+});
+
+// The deployed service names the reused key (provisioning.md: 'Request with key "<key>" is being reused for a different
+// body'), so a client can tell this 422 from a validation error of its own body.
+conformance('IDEM-05', 'a 422 for a reused key names that key in its message', async ({ api, ids, cleanup }) => {
+  const { key, reused } = await reuseKeyForAnotherWorkflow({ api, ids, cleanup });
+  const message = (reused.json as { message?: unknown } | undefined)?.message;
+  expect(message, 'the 422 message names the Idempotency-Key that was reused').toEqual(expect.stringContaining(key));
 });

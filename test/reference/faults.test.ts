@@ -168,6 +168,30 @@ const PROBES: Record<FaultName, Probe> = {
     },
     { idempotentProcessingDelayMs: 100 },
   ),
+  'reused-key-422-without-message': p(async (c) => {
+    await c.post('/v2/topics', { key: 'a' }, { headers: { 'idempotency-key': 'k1' } });
+    return (await c.post('/v2/topics', { key: 'b' }, { headers: { 'idempotency-key': 'k1' } })).json.message;
+  }),
+  'in-flight-409-without-message': p(
+    async (c) => {
+      await c.workflow('t');
+      const send = () => c.post('/v1/events/trigger', { name: 't', to: ['s1'] }, { headers: { 'idempotency-key': 'busy' } });
+      const rs = await Promise.all([send(), send()]);
+      return rs.find((r) => r.status === 409)?.json.message;
+    },
+    { idempotentProcessingDelayMs: 100 },
+  ),
+  'in-flight-lock-expires-early': p(
+    async (c) => {
+      await c.workflow('t');
+      const send = () => c.post('/v1/events/trigger', { name: 't', to: ['s1'] }, { headers: { 'idempotency-key': 'late' } });
+      const first = send();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const rs = await Promise.all([first, send()]);
+      return rs.map((r) => r.status);
+    },
+    { idempotentProcessingDelayMs: 200 },
+  ),
   'no-idempotency-key-echo': p(async (c) => (await c.get('/v1/environments', { headers: { 'idempotency-key': 'echo' } })).headers['idempotency-key']),
   'replay-consumes-token': p(
     async (c) => {
