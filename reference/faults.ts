@@ -68,6 +68,9 @@ export const FAULTS = {
   'agent-providers-dropped': { rules: ['WF-08'], description: '`agent.providers` is not stored' },
   'timestamps-not-iso': { rules: ['WF-10'], description: 'Workflow createdAt/updatedAt are epoch-millisecond strings' },
   'bad-origin-enum': { rules: ['WF-10'], description: 'Workflow `origin` is `cloud` (not an allowed value)' },
+  // CLIENT: deployed-only fields the spec does not show; caught by the official client's models, by no MUST rule
+  'step-origin-missing': { rules: ['CLIENT-01', 'CLIENT-02'], deployedOnly: true, description: 'Workflow response steps carry no `origin`' },
+  'step-database-id-mistyped': { rules: ['CLIENT-01', 'CLIENT-02'], deployedOnly: true, description: 'Workflow response steps carry `workflowDatabaseId` as a number' },
   // AGI
   'agi-wrong-integration': { rules: ['AGI-01'], description: 'PATCH on an agent integration returns 200 but the link keeps its old integration' },
   'agi-missing-identifier-accepted': { rules: ['AGI-02'], description: 'PATCH without `integrationIdentifier` (or not a string) answers 200 with the unchanged link' },
@@ -150,7 +153,7 @@ export const FAULTS = {
   'wrong-version-prefix': { rules: ['VER-01'], description: 'Trigger is served under /v2/events/trigger instead of /v1/events/trigger' },
   'workflows-under-v1': { rules: ['VER-01'], description: 'Workflow creation is served under /v1/workflows instead of /v2/workflows' },
   'regional-broken': { rules: ['VER-02'], description: 'The regional listener answers 404 to every request' },
-} as const satisfies Record<string, { rules: readonly RuleId[]; description: string }>;
+} as const satisfies Record<string, { rules: readonly RuleId[]; description: string; deployedOnly?: true }>;
 
 export type FaultName = keyof typeof FAULTS;
 

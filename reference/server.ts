@@ -93,7 +93,8 @@ export class Pipeline {
       req.resume();
       peek();
       if (app.has('method-not-allowed-500')) return this.sendError(res, url, 500, 'Internal server error', headers, { errorId: 'fault-405' });
-      return this.sendError(res, url, 405, `Method ${method} not allowed on ${path}`, headers);
+      // RFC 9110 §15.5.6: a 405 lists the methods the resource supports
+      return this.sendError(res, url, 405, `Method ${method} not allowed on ${path}`, { ...headers, Allow: match.allowed.join(', ') });
     }
     if (isForbidden(auth, method) && !app.has('restricted-can-write')) {
       req.resume();

@@ -68,9 +68,7 @@ function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, errs: Fie
   if (b.payload !== undefined && b.payload !== null && !isPlainObject(b.payload)) errs.add(prefix + 'payload', 'payload must be an object', b.payload);
   if (b.overrides !== undefined && !isPlainObject(b.overrides)) errs.add(prefix + 'overrides', 'overrides must be an object', b.overrides);
   if (b.bridgeUrl !== undefined && typeof b.bridgeUrl !== 'string') errs.add(prefix + 'bridgeUrl', 'bridgeUrl must be a string', b.bridgeUrl);
-  if (b.transactionId !== undefined && (typeof b.transactionId !== 'string' || b.transactionId === '')) {
-    errs.add(prefix + 'transactionId', 'transactionId must be a non-empty string', b.transactionId);
-  }
+  if (b.transactionId !== undefined && typeof b.transactionId !== 'string') errs.add(prefix + 'transactionId', 'transactionId must be a string', b.transactionId);
   if (b.agentId !== undefined) {
     const okAgent = typeof b.agentId === 'string' || (b.agentId === null && !app.has('agent-id-null-rejected'));
     if (!okAgent) errs.add(prefix + 'agentId', 'agentId must be a string or null', b.agentId);
@@ -94,7 +92,8 @@ function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, errs: Fie
     recipients,
     payload: isPlainObject(b.payload) ? b.payload : undefined,
     ...(typeof b.bridgeUrl === 'string' ? { bridgeUrl: b.bridgeUrl } : {}),
-    ...(typeof b.transactionId === 'string' ? { transactionId: b.transactionId } : {}),
+    // the deployed contract allows an empty transactionId: the run gets a generated one, as if none were given
+    ...(typeof b.transactionId === 'string' && b.transactionId !== '' ? { transactionId: b.transactionId } : {}),
     ...(b.actor !== undefined ? { actor: b.actor } : {}),
   };
 }

@@ -123,7 +123,9 @@ function subscribe(ctx: RequestContext) {
 
 function listSubscriptions(ctx: RequestContext) {
   const t = getTopic(ctx);
-  return ok(200, [...t.subscriptions.values()].map((s) => subscriptionDto(ctx.app, ctx.env, t, s)));
+  const data = [...t.subscriptions.values()].map((s) => subscriptionDto(ctx.app, ctx.env, t, s));
+  // the deployed list is one page of a cursor listing, never wrapped in a single-key {data}
+  return { status: 200, body: { data, next: null, previous: null, totalCount: data.length, totalCountCapped: false } };
 }
 
 interface DeleteEntry {

@@ -204,6 +204,8 @@ const PROBES: Record<FaultName, Probe> = {
   'agent-providers-dropped': p(async (c) => (await createWf(c, { agent: { identifier: 'bot', providers: { sendgrid: { replyTo: 'a@b.co' } } } })).json.data.agent),
   'timestamps-not-iso': p(async (c) => /^\d{4}-\d\d-\d\dT/.test((await createWf(c)).json.data.createdAt)),
   'bad-origin-enum': p(async (c) => (await createWf(c)).json.data.origin),
+  'step-origin-missing': p(async (c) => (await createWf(c)).json.data.steps[0].origin),
+  'step-database-id-mistyped': p(async (c) => typeof (await createWf(c)).json.data.steps[0].workflowDatabaseId),
 
   'agi-wrong-integration': p(async (c) => {
     const { link } = await agentSetup(c);
