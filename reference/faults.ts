@@ -1,4 +1,6 @@
 // The catalog of deliberate rule breaks: each fault flips ONE behaviour and names the rules it breaks.
+// `deployedOnly`: the fault breaks only the deployed contract (a field the spec does not show); the proof also
+// requires that no MUST rule fails under it, so the suite never holds a vendor to it at MUST level.
 import type { RuleId } from '../requirements/index.ts';
 
 export const FAULTS = {

@@ -70,7 +70,8 @@ export class Pipeline {
     }
     const headers: Record<string, string> = {};
     const rawKey = idempotency ? headerValue(req.headers['idempotency-key']) : undefined;
-    if (rawKey !== undefined && !app.has('no-idempotency-key-echo')) headers['Idempotency-Key'] = rawKey;
+    // the deployed service echoes the key where idempotency applies: POST and PATCH (IDEM-04)
+    if (rawKey !== undefined && (method === 'POST' || method === 'PATCH') && !app.has('no-idempotency-key-echo')) headers['Idempotency-Key'] = rawKey;
     if (match.kind === 'not-found') {
       req.resume();
       return this.sendError(res, url, 404, `Cannot ${method} ${path}`, headers);

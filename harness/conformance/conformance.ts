@@ -2,6 +2,7 @@
 // with passive checks over its traffic and failure messages that carry the rule and a reproducer.
 import { inject } from 'vitest';
 import { AREAS, requirement, type RuleId } from '../../requirements/index.ts';
+import { CLIENT_CHECKS } from '../checks/client-checks.ts';
 import { PASSIVE_CHECKS } from '../checks/passive-checks.ts';
 import { SCHEMA_CHECKED_RULES, schemaCheck } from '../checks/schema-checks.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
@@ -92,7 +93,7 @@ function disabledFeature(ids: RuleId[], profile: TargetProfile): string | undefi
   return undefined;
 }
 
-const ALL_CHECKS = [...PASSIVE_CHECKS, ...SCHEMA_CHECKED_RULES.map(schemaCheck)];
+const ALL_CHECKS = [...PASSIVE_CHECKS, ...SCHEMA_CHECKED_RULES.map(schemaCheck), ...CLIENT_CHECKS];
 
 function observe(exchanges: Exchange[], profile: TargetProfile): Observation[] {
   const observations: Observation[] = [];

@@ -187,7 +187,10 @@ function deleteSubscriptions(ctx: RequestContext) {
   const allFailed = entries.length > 0 && errors.length === entries.length;
   const partial = errors.length > 0 && !allFailed;
   const status = allFailed || (partial && app.has('ts-partial-400')) ? 400 : 200;
-  return { status, body: { data, meta, errors } };
+  if (status === 200) return { status, body: { data, meta, errors } };
+  // the 400 carries the result and the common error fields: the official client reads every 400 as ErrorDto
+  const message = allFailed ? 'No subscription could be deleted' : 'Some subscriptions could not be deleted';
+  return { status, body: { statusCode: 400, timestamp: nowIso(), path: ctx.url, message, data, meta, errors } };
 }
 
 function removeEntries(ctx: RequestContext, t: Topic, entries: DeleteEntry[]): { data: Record<string, unknown>[]; errors: EntryError[] } {
