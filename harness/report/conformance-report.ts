@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { SPEC_VERSION } from '../../requirements/index.ts';
 import { SUITE_NAME, SUITE_VERSION } from '../suite-info.ts';
 import type { ExpectationOutcome } from '../expectations/expectations.ts';
+import type { DeclaredConfiguration } from './declared-configuration.ts';
 import type { RuleVerdict, Verdict } from './verdicts.ts';
 
 export const REPORT_FORMAT = 'notification-api-conformance/report';
@@ -14,7 +15,8 @@ export interface ConformanceReport {
   formatVersion: typeof REPORT_FORMAT_VERSION;
   suite: { name: string; version: string };
   spec: { version: string };
-  target: { baseUrl: string; regionalBaseUrl?: string; embeddedReference: boolean; faults: string[] };
+  /** `declared`: what the target declares it runs (features, trigger limit); absent in reports of older versions. */
+  target: { baseUrl: string; regionalBaseUrl?: string; embeddedReference: boolean; faults: string[]; declared?: DeclaredConfiguration };
   startedAt: string;
   finishedAt: string;
   durationMs: number;

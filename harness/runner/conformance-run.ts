@@ -7,6 +7,7 @@ import { ApiClient, ExchangeFailed, redactorFor } from '../http/api-client.ts';
 import { closeTransport } from '../http/transport.ts';
 import { allureResultsDir } from '../report/allure-reporter.ts';
 import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
+import { declaredConfiguration, describeDeclared } from '../report/declared-configuration.ts';
 import { computeVerdicts } from '../report/verdicts.ts';
 import { writeReports } from '../report/write-reports.ts';
 import type { TargetProfile } from '../target-profile.ts';
@@ -44,6 +45,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     } else if (!settings.target.baseUrl) embedded = await startEmbeddedTarget(settings.reference.faults as FaultName[]);
     const profile = toProfile(settings, embedded, expectations?.skips);
     io.log(describeTarget(profile, settings));
+    io.log(`Declared configuration: ${describeDeclared(declaredConfiguration(settings))}`);
     const unreachable = await preflight(profile, io);
 
     const runs: SuiteRun[] = [];
@@ -78,6 +80,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
         ...(profile.regionalBaseUrl ? { regionalBaseUrl: profile.regionalBaseUrl } : {}),
         embeddedReference: profile.embeddedReference,
         faults: settings.reference.faults,
+        declared: declaredConfiguration(settings),
       },
       startedAt,
       finishedAt: new Date(),
