@@ -31,6 +31,11 @@ export function randomSamples(schema: unknown, count: number, conventions: Conve
   return fc.sample(build(schema as Schema, { mode: 'random', conventions }, 0, []), { seed, numRuns: count });
 }
 
+/** The random generator itself, for fast-check properties (shrinking included). */
+export function arbitraryOf(schema: unknown, conventions: Conventions): fc.Arbitrary<unknown> {
+  return build(schema as Schema, { mode: 'random', conventions }, 0, []);
+}
+
 interface Ctx {
   mode: Mode | 'random';
   conventions: Conventions;
@@ -72,6 +77,8 @@ function build(schema: Schema, ctx: Ctx, depth: number, path: readonly string[])
       return pick(def.values as unknown[], ctx);
     case 'ZodNativeEnum':
       return pick([...new Set(Object.values(def.values as object))], ctx);
+    case 'ZodDate':
+      return fc.date({ min: new Date('2000-01-01T00:00:00.000Z'), max: new Date('2099-12-31T23:59:59.999Z'), noInvalidDate: true });
     case 'ZodNull':
       return fc.constant(null);
     case 'ZodUnion':
