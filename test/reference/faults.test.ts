@@ -168,7 +168,7 @@ const PROBES: Record<FaultName, Probe> = {
     },
     { idempotentProcessingDelayMs: 100 },
   ),
-  'no-idempotency-key-echo': p(async (c) => (await c.get('/v1/environments', { headers: { 'idempotency-key': 'echo' } })).headers['idempotency-key']),
+  'no-idempotency-key-echo': p(async (c) => (await c.post('/v2/topics', { key: 'echo' }, { headers: { 'idempotency-key': 'echo' } })).headers['idempotency-key']),
   'replay-consumes-token': p(
     async (c) => {
       await c.post('/v2/topics', { key: 'k' }, { headers: { 'idempotency-key': 'i' } });

@@ -87,6 +87,7 @@ describe('the official SDK reads every answer of the reference', () => {
   it('topics: upsert, subscribe, list, partial delete, delete', async () => {
     await read('subscribersCreate', subscribersCreate(sdk, { subscriberId: 'sdk-topic-sub' }));
     await read('topicsCreate', topicsCreate(sdk, { key: 'sdk-topic', name: 'SDK topic' }));
+    await read('topicsCreate of an existing topic (200)', topicsCreate(sdk, { key: 'sdk-topic', name: 'SDK topic, renamed' }));
     await read('topicsSubscriptionsCreate', topicsSubscriptionsCreate(sdk, { subscriptions: ['sdk-topic-sub'] }, 'sdk-topic'));
     await read('topicsSubscriptionsList', topicsSubscriptionsList(sdk, { topicKey: 'sdk-topic' }));
     const removed = await read('topicsSubscriptionsDelete', topicsSubscriptionsDelete(sdk, { subscriptions: [{ subscriberId: 'sdk-topic-sub' }, { subscriberId: 'sdk-nobody' }] }, 'sdk-topic'));
