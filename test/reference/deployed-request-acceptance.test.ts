@@ -75,7 +75,7 @@ describe('property: requests generated from the official SDK request models are 
     const body = arbitraryOf(TriggerEventRequestDto$outboundSchema, named).map((value) => {
       const v = value as Record<string, unknown>;
       delete v.bridgeUrl; // TRIG-05: a bridgeUrl must be a public https address, which no generator guarantees
-      for (const r of [v.to].flat()) if (r !== null && typeof r === 'object' && 'topicKey' in r) (r as { type: string }).type = 'Topic';
+      for (const r of [v.to].flat()) if (r !== null && typeof r === 'object' && 'topicKey' in r) (r as unknown as { type: string }).type = 'Topic';
       return v;
     });
     await fc.assert(
