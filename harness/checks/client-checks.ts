@@ -2,7 +2,8 @@
 // Success answers are held to the deployed contract (also where the spec says "not shown"); 4xx/500 answers to the
 // SDK's error types. Each missing or mistyped field is named by its model path.
 import type { RuleId } from '../../requirements/index.ts';
-import { SUCCESS_MODELS, errorModel, operationOf, parseWithModel, type ModelRef } from '../client/sdk-models.ts';
+import { SUCCESS_MODELS, errorModel, parseWithModel, type ModelRef } from '../client/sdk-models.ts';
+import { operationOf } from '../operations.ts';
 import { issueLines } from '../client/zod-issues.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { unwrap } from '../http/api-client.ts';

@@ -12,7 +12,6 @@ import { WorkflowResponseDto$inboundSchema } from '@novu/api/models/components/w
 import { ErrorDto$inboundSchema } from '@novu/api/models/errors/errordto.js';
 import { PayloadValidationExceptionDto$inboundSchema } from '@novu/api/models/errors/payloadvalidationexceptiondto.js';
 import { ValidationErrorDto$inboundSchema } from '@novu/api/models/errors/validationerrordto.js';
-import { OPERATIONS, type Operation } from '../operations.ts';
 import type { ZodErrorLike } from './zod-issues.ts';
 
 /** The SDK's version, as it reports itself (package.json pins it). */
@@ -59,12 +58,6 @@ export function errorModel(template: string, status: number, body: unknown): Mod
   if (status === 429 || status === 503 || (status >= 501 && status <= 599)) return undefined;
   if (template === '/v1/events/trigger' && status === 400 && isObject(body) && body.type === 'PAYLOAD_VALIDATION_ERROR') return PAYLOAD_VALIDATION_EXCEPTION_DTO;
   return status >= 400 ? ERROR_DTO : undefined;
-}
-
-/** The spec operation a request is (method + path, wherever the target is mounted). */
-export function operationOf(method: string, url: string): Operation | undefined {
-  const path = new URL(url).pathname.replace(/^.*?(\/v[12]\/)/, '$1').replace(/\/$/, '');
-  return OPERATIONS.find((op) => op.method === method.toUpperCase() && new RegExp(`^${op.template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
 }
 
 /** Parses `body` as the SDK would: success models see the unwrapped body; error models also get the raw exchange. */
