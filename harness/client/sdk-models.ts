@@ -50,8 +50,9 @@ const VALIDATION_ERROR_DTO = ref('ValidationErrorDto', ValidationErrorDto$inboun
 const PAYLOAD_VALIDATION_EXCEPTION_DTO = ref('PayloadValidationExceptionDto', PayloadValidationExceptionDto$inboundSchema);
 
 /**
- * The error model the SDK reads a 4xx/500 answer with; undefined where it reads any body (429, 503, unlisted codes).
- * A trigger 400 is read as PayloadValidationExceptionDto only when it is one (`type`); CLIENT-03 names ErrorDto for the rest.
+ * The model CLIENT-03 reads a 4xx/500 answer with: ValidationErrorDto for 422, ErrorDto for the rest, as its text
+ * says; undefined for 429/503/5xx, whose plain-string bodies the SDK does not parse. The SDK reads every trigger 400
+ * as PayloadValidationExceptionDto; only a payload validation error is one, so only that is held to it.
  */
 export function errorModel(template: string, status: number, body: unknown): ModelRef | undefined {
   if (status === 422) return VALIDATION_ERROR_DTO;
