@@ -222,7 +222,7 @@ export class Pipeline {
       statusCode: app.has('error-status-code-mismatch') ? String(status) : status,
       timestamp: nowIso(),
       path: url,
-      message,
+      message: app.has('error-message-nested') ? [[message]] : message,
     };
     if (app.has('error-body-missing-timestamp')) delete body.timestamp;
     if (app.has('error-body-missing-path')) delete body.path;

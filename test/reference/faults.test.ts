@@ -206,6 +206,7 @@ const PROBES: Record<FaultName, Probe> = {
   'bad-origin-enum': p(async (c) => (await createWf(c)).json.data.origin),
   'step-origin-missing': p(async (c) => (await createWf(c)).json.data.steps[0].origin),
   'step-database-id-mistyped': p(async (c) => typeof (await createWf(c)).json.data.steps[0].workflowDatabaseId),
+  'error-message-nested': p(async (c) => Array.isArray((await c.get('/v2/workflows/none')).json.message)),
 
   'agi-wrong-integration': p(async (c) => {
     const { link } = await agentSetup(c);
