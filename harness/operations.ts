@@ -29,12 +29,17 @@ export const OPERATIONS: readonly Operation[] = [
 export const operationLabel = (op: Operation) => `${op.method} ${op.template}`;
 
 const templatePatterns = OPERATIONS.map((op) => ({
-  method: op.method,
+  op,
   pattern: new RegExp(`^${op.template.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
 }));
 
+/** The operation a request is (method and path), wherever the target is mounted. */
+export function operationOf(method: string, url: string): Operation | undefined {
+  const path = new URL(url).pathname;
+  return templatePatterns.find((t) => t.op.method === method.toUpperCase() && (t.pattern.test(path) || t.pattern.test(path.replace(/^.*?(\/v[12]\/)/, '$1'))))?.op;
+}
+
 /** Whether a request is one of the eight operations (method and path), wherever the target is mounted. */
 export function isOperation(method: string, url: string): boolean {
-  const path = new URL(url).pathname;
-  return templatePatterns.some((t) => t.method === method.toUpperCase() && (t.pattern.test(path) || t.pattern.test(path.replace(/^.*?(\/v[12]\/)/, '$1'))));
+  return operationOf(method, url) !== undefined;
 }

@@ -1,4 +1,6 @@
 // The catalog of deliberate rule breaks: each fault flips ONE behaviour and names the rules it breaks.
+// `deployedOnly`: the fault breaks only the deployed contract (a field the spec does not show); the proof also
+// requires that no MUST rule fails under it, so the suite never holds a vendor to it at MUST level.
 import type { RuleId } from '../requirements/index.ts';
 
 export const FAULTS = {
@@ -71,6 +73,10 @@ export const FAULTS = {
   'agent-providers-dropped': { rules: ['WF-08'], description: '`agent.providers` is not stored' },
   'timestamps-not-iso': { rules: ['WF-10'], description: 'Workflow createdAt/updatedAt are epoch-millisecond strings' },
   'bad-origin-enum': { rules: ['WF-10'], description: 'Workflow `origin` is `cloud` (not an allowed value)' },
+  // CLIENT: deployed-only fields the spec does not show; caught by the official client's models, by no MUST rule
+  'step-origin-missing': { rules: ['CLIENT-01', 'CLIENT-02'], deployedOnly: true, description: 'Workflow response steps carry no `origin`' },
+  'step-database-id-mistyped': { rules: ['CLIENT-01', 'CLIENT-02'], deployedOnly: true, description: 'Workflow response steps carry `workflowDatabaseId` as a number' },
+  'error-message-nested': { rules: ['CLIENT-03'], deployedOnly: true, description: 'Error bodies carry `message` as a list of lists (the official client reads a list of scalars or objects)' },
   // AGI
   'agi-wrong-integration': { rules: ['AGI-01'], description: 'PATCH on an agent integration returns 200 but the link keeps its old integration' },
   'agi-missing-identifier-accepted': { rules: ['AGI-02'], description: 'PATCH without `integrationIdentifier` (or not a string) answers 200 with the unchanged link' },
@@ -168,6 +174,8 @@ interface Fault {
   provenBy?: 'fuzz' | 'diff';
   /** `diff` faults: the `<operation> <path>` where `conformance diff` must show a difference. */
   drift?: string;
+  /** Breaks only what the deployed contract adds to the spec: the proof also requires that no MUST rule fails under it. */
+  deployedOnly?: true;
 }
 
 export type FaultName = keyof typeof FAULTS;

@@ -9,7 +9,7 @@ interface CompiledRoute {
 
 export type MatchResult =
   | { kind: 'route'; route: RouteDef; params: Record<string, string> }
-  | { kind: 'method-not-allowed'; route: RouteDef }
+  | { kind: 'method-not-allowed'; route: RouteDef; allowed: string[] }
   | { kind: 'not-found' };
 
 export class Router {
@@ -31,13 +31,15 @@ export class Router {
     const candidates = this.byLength.get(parts.length);
     if (!candidates) return { kind: 'not-found' };
     let pathMatch: RouteDef | undefined;
+    const allowed: string[] = [];
     for (const c of candidates) {
       const params = matchSegments(c.segments, parts);
       if (!params) continue;
       if (c.def.method === method) return { kind: 'route', route: c.def, params };
       pathMatch ??= c.def;
+      allowed.push(c.def.method);
     }
-    return pathMatch ? { kind: 'method-not-allowed', route: pathMatch } : { kind: 'not-found' };
+    return pathMatch ? { kind: 'method-not-allowed', route: pathMatch, allowed } : { kind: 'not-found' };
   }
 }
 

@@ -70,7 +70,8 @@ export class Pipeline {
     }
     const headers: Record<string, string> = {};
     const rawKey = idempotency ? headerValue(req.headers['idempotency-key']) : undefined;
-    if (rawKey !== undefined && !app.has('no-idempotency-key-echo')) headers['Idempotency-Key'] = rawKey;
+    // the deployed service echoes the key where idempotency applies: POST and PATCH (IDEM-04)
+    if (rawKey !== undefined && (method === 'POST' || method === 'PATCH') && !app.has('no-idempotency-key-echo')) headers['Idempotency-Key'] = rawKey;
     if (match.kind === 'not-found') {
       req.resume();
       return this.sendError(res, url, 404, `Cannot ${method} ${path}`, headers);
@@ -94,7 +95,8 @@ export class Pipeline {
       req.resume();
       peek();
       if (app.has('method-not-allowed-500')) return this.sendError(res, url, 500, 'Internal server error', headers, { errorId: 'fault-405' });
-      return this.sendError(res, url, 405, `Method ${method} not allowed on ${path}`, headers);
+      // RFC 9110 §15.5.6: a 405 lists the methods the resource supports
+      return this.sendError(res, url, 405, `Method ${method} not allowed on ${path}`, { ...headers, Allow: match.allowed.join(', ') });
     }
     if (isForbidden(auth, method) && !app.has('restricted-can-write')) {
       req.resume();
@@ -224,7 +226,7 @@ export class Pipeline {
       statusCode: app.has('error-status-code-mismatch') ? String(status) : status,
       timestamp: nowIso(),
       path: url,
-      message,
+      message: app.has('error-message-nested') ? [[message]] : message,
     };
     if (app.has('error-body-missing-timestamp')) delete body.timestamp;
     if (app.has('error-body-missing-path')) delete body.path;

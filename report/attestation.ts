@@ -21,7 +21,7 @@ export interface CertificationPredicate {
   suite: ConformanceReport['suite'];
   spec: ConformanceReport['spec'];
   /** Where the run went, and the configuration the target declared (features: idempotency, rate limiting…). */
-  target: ConformanceReport['target'] & { image?: string; declared: unknown };
+  target: Omit<ConformanceReport['target'], 'declared'> & { image?: string; declared: unknown };
   /** The run options as resolved (configuration.json's `run`, without the local report directory). */
   options: Record<string, unknown>;
   startedAt: string;
@@ -47,7 +47,7 @@ function predicateOf(files: ReadonlyMap<string, string | Buffer>): Certification
   return {
     suite: report.suite,
     spec: report.spec,
-    target: { ...report.target, ...(configuration.target?.image ? { image: configuration.target.image } : {}), declared: configuration.features ?? null },
+    target: { ...report.target, ...(configuration.target?.image ? { image: configuration.target.image } : {}), declared: report.target.declared ?? configuration.features ?? null },
     options,
     startedAt: report.startedAt,
     finishedAt: report.finishedAt,

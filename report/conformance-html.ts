@@ -3,6 +3,7 @@
 // and the load charts when a load run left DIR/load.json. No external resources; every value is escaped.
 import { AREAS } from '../requirements/index.ts';
 import type { ConformanceReport } from './conformance-report.ts';
+import { describeDeclared } from './declared-configuration.ts';
 import { loadCharts, loadSection } from './load-charts.ts';
 import { codeSpans, escapeMarkup, html, raw, type Markup } from './markup.ts';
 import { rootCausesSection } from './root-causes-html.ts';
@@ -55,6 +56,7 @@ function banner(report: ConformanceReport): Markup {
   ${report.summary.interrupted ? html`<div class="why"><b>Interrupted</b>: the run was stopped before its end; these are the verdicts it reached, and rules no test reached are not verified.</div>` : ''}
   <dl>
     <dt>Target</dt><dd>${target}</dd>
+    <dt>Declared</dt><dd>${report.target.declared ? describeDeclared(report.target.declared) : 'not recorded (report of an older version)'}</dd>
     <dt>Specification</dt><dd>Notification Service HTTP API ${report.spec.version}</dd>
     <dt>Suite</dt><dd>${report.suite.name} ${report.suite.version}${report.suite.commit ? ` · commit ${report.suite.commit.slice(0, 12)}${report.suite.dirty ? ' (uncommitted changes)' : ''}` : ''}</dd>
     <dt>Run</dt><dd>${report.startedAt} · ${(report.durationMs / 1000).toFixed(1)} s</dd>

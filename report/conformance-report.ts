@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRuleId, requirement, SPEC_VERSION } from '../requirements/index.ts';
 import { SUITE_NAME, SUITE_VERSION, suiteSource, type SuiteSource } from './suite-info.ts';
+import type { DeclaredConfiguration } from './declared-configuration.ts';
 import { rootCausesOf, type RootCause } from './root-causes.ts';
 import type { RuleVerdict, Verdict } from './verdicts.ts';
 
@@ -30,7 +31,8 @@ export interface ConformanceReport {
   formatVersion: typeof REPORT_FORMAT_VERSION;
   suite: { name: string; version: string } & SuiteSource;
   spec: { version: string };
-  target: { baseUrl: string; regionalBaseUrl?: string; embeddedReference: boolean; faults: string[] };
+  /** `declared`: what the target declares it runs (features, trigger limit); absent in reports of older versions. */
+  target: { baseUrl: string; regionalBaseUrl?: string; embeddedReference: boolean; faults: string[]; declared?: DeclaredConfiguration };
   startedAt: string;
   finishedAt: string;
   durationMs: number;

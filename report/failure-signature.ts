@@ -25,7 +25,7 @@ export function signaturesOf(message: string, passive: boolean): Signature[] {
   for (const excerpt of excerpts) {
     // Only the problem lines: indented lines are the exchange (request, body, reproducer).
     const lines = excerpt.split('\n').filter((line) => line.trim() && !/^\s/.test(line));
-    const signatures = [...schemaSignatures(lines, excerpt), ...lines.flatMap((line) => lineSignature(line, excerpt) ?? [])];
+    const signatures = [...schemaSignatures(lines, excerpt), ...clientSignatures(lines, excerpt), ...lines.flatMap((line) => lineSignature(line, excerpt) ?? [])];
     if (signatures.length === 0) signatures.push(fallback(lines[0] ?? excerpt, excerpt));
     for (const s of signatures) if (!found.has(s.key + (s.observed ?? ''))) found.set(s.key + (s.observed ?? ''), s);
   }
@@ -59,6 +59,28 @@ function schemaSignatures(lines: string[], excerpt: string): Signature[] {
     if (ERROR_SCHEMAS.has(schema) && common) return errorBodyField(field.split('/')[0]!, missing, excerpt);
     const what = missing ? 'missing' : problem.replace(/^(must match pattern) ".*"$/, '$1');
     return { key: `schema:${schema}:${field}:${what}`, summary: missing ? `${schema} answers lack \`${field}\`` : `${schema}: \`${field}\` ${what}`, excerpt };
+  });
+}
+
+const CLIENT_ERROR_MODELS = new Set(['ErrorDto', 'ValidationErrorDto', 'PayloadValidationExceptionDto']);
+/** harness/checks/client-checks.ts (CLIENT-02/03): "<status> answer cannot be read by the official client as <Model>: <path>: <problem>; …". */
+const CLIENT_READING = /answer cannot be read by the official client as ([A-Za-z]+): (.+)$/;
+
+/** The official client's reading: a common error field it misses is the same fault as the error-body checks see. */
+function clientSignatures(lines: string[], excerpt: string): Signature[] {
+  return lines.flatMap((line) => {
+    const m = CLIENT_READING.exec(line);
+    if (!m) return [];
+    const model = m[1]!;
+    return m[2]!.split('; ').flatMap((issue) => {
+      const [path, ...rest] = issue.split(': ');
+      if (!path || rest.length === 0) return [];
+      const problem = rest.join(': ');
+      // Array indices are not part of the field.
+      const field = path.replace(/\.\d+(?=\.|$)/g, '.*');
+      if (CLIENT_ERROR_MODELS.has(model) && COMMON_ERROR_FIELDS.has(field)) return [errorBodyField(field, problem === 'Required', excerpt)];
+      return [{ key: `client:${model}:${field}:${problem}`, summary: `the official client cannot read ${model}: \`${field}\` ${problem}`, excerpt }];
+    });
   });
 }
 

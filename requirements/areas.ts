@@ -13,4 +13,5 @@ export const AREAS = {
   PREF: 'update subscriber preferences (`PATCH /v2/subscribers/{subscriberId}/preferences`)',
   TRIG: 'trigger an event (`POST /v1/events/trigger`)',
   VER: 'versioning',
+  CLIENT: 'the official client and the deployed contract',
 } as const;

@@ -31,7 +31,7 @@ export function registerProve(program: Command, env: Record<string, string | und
       const survivors = proof.rows.filter((r) => !r.killed);
       print('');
       for (const fp of proof.falsePositives) print(`FALSE POSITIVE on the clean reference: ${fp.id} is ${fp.verdict}`);
-      for (const r of survivors) print(`SURVIVED: ${r.fault} (${r.description}) — ${r.rules.map((x) => `${x.id}=${x.verdict}`).join(', ')}`);
+      for (const r of survivors) print(`SURVIVED: ${r.fault} (${r.description}) — ${r.rules.map((x) => `${x.id}=${x.verdict}`).join(', ')}${r.mustFailures?.length ? `; a deployed-only fault failed MUST rule(s) ${r.mustFailures.join(', ')}` : ''}`);
       if (proof.uncoveredMustRules.length > 0) print(`MUST rules no fault breaks: ${proof.uncoveredMustRules.join(', ')}`);
       for (const e of proof.errors) print(`ERROR ${e}`);
       const ok = survivors.length === 0 && proof.falsePositives.length === 0 && proof.uncoveredMustRules.length === 0 && proof.errors.length === 0;

@@ -122,7 +122,9 @@ export const PASSIVE_CHECKS: readonly PassiveCheck[] = [
   },
   {
     rule: 'IDEM-04',
-    applies: (e, f) => f.idempotency && e.requestHeaders['idempotency-key'] !== undefined && e.authenticated && ![401, 403, 414].includes(status(e)) && status(e) > 0,
+    // POST and PATCH only: the deployed service never echoes the key on GET or DELETE (RULES.md IDEM-04)
+    applies: (e, f) =>
+      f.idempotency && ['POST', 'PATCH'].includes(e.method.toUpperCase()) && e.requestHeaders['idempotency-key'] !== undefined && e.authenticated && ![401, 403, 414].includes(status(e)) && status(e) > 0,
     check: (e) => {
       const sent = e.requestHeaders['idempotency-key'];
       const got = e.responseHeaders?.['idempotency-key'];

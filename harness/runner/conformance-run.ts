@@ -9,6 +9,7 @@ import { closeTransport } from '../http/transport.ts';
 import { allureResultsDir } from '../../report/allure-report.ts';
 import { assessCertification } from '../../report/certification.ts';
 import { buildReport, verdictExitCode, type ConformanceReport, type ExpectationOutcome } from '../../report/conformance-report.ts';
+import { declaredConfiguration, describeDeclared } from '../../report/declared-configuration.ts';
 import { computeVerdicts } from '../../report/verdicts.ts';
 import { writeConfiguration, writeReports } from '../../report/write-reports.ts';
 import type { TargetProfile } from '../target-profile.ts';
@@ -51,6 +52,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     } else if (!settings.target.baseUrl) embedded = await startEmbeddedTarget(settings.reference.faults as FaultName[]);
     const profile = toProfile(settings, embedded, expectations?.skips);
     io.log(describeTarget(profile, settings));
+    io.log(`Declared configuration: ${describeDeclared(declaredConfiguration(settings))}`);
     const unreachable = await preflight(profile, io);
     const interruption = io.interruption;
 
@@ -99,6 +101,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
         ...(profile.regionalBaseUrl ? { regionalBaseUrl: profile.regionalBaseUrl } : {}),
         embeddedReference: profile.embeddedReference,
         faults: settings.reference.faults,
+        declared: declaredConfiguration(settings),
       },
       startedAt,
       finishedAt: new Date(),

@@ -16,6 +16,8 @@ export interface FaultRow {
   /** Verdict of each rule the fault names, under that fault. */
   rules: { id: RuleId; level: string; verdict: Verdict | 'load-harness' }[];
   killed: boolean;
+  /** A deployed-only fault (spec "not shown") must also leave every MUST rule standing: those it failed. */
+  mustFailures?: RuleId[];
   durationMs: number;
   /** Set for faults no suite test reaches: `conformance fuzz` (default seed and budget) or `conformance diff` proved them. */
   provenBy?: 'fuzz' | 'diff';
@@ -101,6 +103,8 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
           await target.reference.close();
         }
       }
+      const deployedOnly = 'deployedOnly' in FAULTS[fault];
+      const mustFailures = deployedOnly ? verdicts.filter((v) => v.level === 'MUST' && v.verdict === 'fail').map((v) => v.id as RuleId) : [];
       const row: FaultRow = {
         fault,
         description: FAULTS[fault].description,
@@ -109,11 +113,13 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
           level: requirement(id).level,
           verdict: LOAD_VERIFIED_RULES.includes(id) ? 'load-harness' : (verdicts.find((v) => v.id === id)?.verdict ?? 'not-verified'),
         })),
-        killed: rules.every((id) => LOAD_VERIFIED_RULES.includes(id) || caught(verdicts.find((v) => v.id === id))),
+        killed: rules.every((id) => LOAD_VERIFIED_RULES.includes(id) || caught(verdicts.find((v) => v.id === id))) && mustFailures.length === 0,
+        ...(deployedOnly ? { mustFailures } : {}),
         durationMs: Date.now() - started,
       };
       rows.push(row);
-      log(`  ${row.killed ? '✓ killed  ' : '✗ SURVIVED'} ${fault.padEnd(34)} ${row.rules.map((r) => `${r.id}=${r.verdict}`).join(' ')}`);
+      const mustNote = deployedOnly ? (mustFailures.length === 0 ? '  (no MUST rule failed)' : `  but MUST rule(s) failed: ${mustFailures.join(', ')}`) : '';
+      log(`  ${row.killed ? '✓ killed  ' : '✗ SURVIVED'} ${fault.padEnd(34)} ${row.rules.map((r) => `${r.id}=${r.verdict}`).join(' ')}${mustNote}`);
     }
     const broken = new Set(Object.values(FAULTS).flatMap((f) => f.rules as readonly string[]));
     return {

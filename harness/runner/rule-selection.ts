@@ -1,11 +1,11 @@
 // Which suite files a selection of rules needs — one answer for `run --rules` and for the fault proof.
 // A rule's own tests are those that name it; a rule checked on every exchange (passive checks, response schemas)
 // is exercised by every test's traffic as well.
-import { PASSIVE_CHECKS } from '../checks/passive-checks.ts';
-import { SCHEMA_CHECKED_RULES } from '../checks/schema-checks.ts';
+import { CLIENT_CHECKS } from '../checks/client-checks.ts';
+import { EVERY_EXCHANGE_CHECKS } from '../checks/schema-checks.ts';
 import type { RuleVerdict } from '../../report/verdicts.ts';
 
-export const CHECKED_ON_EVERY_EXCHANGE: ReadonlySet<string> = new Set([...PASSIVE_CHECKS.map((c) => c.rule), ...SCHEMA_CHECKED_RULES]);
+export const CHECKED_ON_EVERY_EXCHANGE: ReadonlySet<string> = new Set([...EVERY_EXCHANGE_CHECKS, ...CLIENT_CHECKS].map((c) => c.rule));
 
 /**
  * `complete` (run --rules): a rule checked on every exchange gets the traffic of every functional suite, so its

@@ -19,6 +19,9 @@ function integrationDto(ctx: RequestContext, i: Integration): Record<string, unk
     providerId: i.providerId,
     channel: i.channel,
     active: i.active,
+    // required by the deployed contract: a listed integration is never deleted; the reference keeps no primary
+    deleted: false,
+    primary: false,
     createdAt: i.createdAt,
     updatedAt: i.updatedAt,
   };
@@ -82,7 +85,8 @@ function createAgent(ctx: RequestContext) {
   const now = nowIso();
   const a = { _id: objectId(), identifier: identifier!, name: name!, ...(description !== undefined ? { description } : {}), createdAt: now, updatedAt: now };
   ctx.env.agents.set(a.identifier, a);
-  return ok(201, { ...a, active: true, _environmentId: ctx.env._id, _organizationId: ctx.app.org._id });
+  // the deployed default behaviour (AgentBehaviorDto): acknowledge on receipt
+  return ok(201, { ...a, behavior: { acknowledgeOnReceived: true }, active: true, _environmentId: ctx.env._id, _organizationId: ctx.app.org._id });
 }
 
 function deleteAgent(ctx: RequestContext) {

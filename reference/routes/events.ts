@@ -45,7 +45,9 @@ function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, errs: Fie
   let recipients: unknown[] = [];
   if (b.to === undefined || b.to === null) errs.add(prefix + 'to', 'to should not be empty');
   else if (Array.isArray(b.to)) recipients = b.to;
-  else errs.add(prefix + 'to', 'to must be an array of subscriberIds or subscriber objects', b.to);
+  // The deployed contract (the official SDK) also sends one subscriberId or one subscriber object; no rule rejects them.
+  else if (typeof b.to === 'string' || isPlainObject(b.to)) recipients = [b.to];
+  else errs.add(prefix + 'to', 'to must be an array, a subscriberId or a subscriber object', b.to);
   const cap = app.has('recipient-cap-off-by-one') ? MAX_RECIPIENTS - 1 : MAX_RECIPIENTS;
   const overCap = recipients.length > cap && !app.has('recipient-cap-off');
   if (overCap) errs.add(prefix + 'to', `to must contain no more than ${MAX_RECIPIENTS} recipients`, recipients.length);
@@ -58,7 +60,7 @@ function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, errs: Fie
         if (r.type === 'Topic') {
           if (typeof r.topicKey !== 'string' || r.topicKey === '') errs.add(`${f}.topicKey`, 'topicKey must be a string', r.topicKey);
         } else if (app.has('object-recipients-rejected')) errs.add(f, 'recipient must be a subscriberId string', r);
-        else checkSubscriberShape(errs, r, `${f}.`);
+        else checkSubscriberShape(errs, r, `${f}.`, { nullable: true });
       } else errs.add(f, 'recipient must be a subscriberId or a subscriber object', r);
     });
   }
@@ -68,9 +70,7 @@ function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, errs: Fie
   optObject(errs, b, 'payload', prefix);
   if (b.overrides !== undefined) checkOverrides(errs, b.overrides, `${prefix}overrides`);
   if (b.bridgeUrl !== undefined && typeof b.bridgeUrl !== 'string') errs.add(prefix + 'bridgeUrl', 'bridgeUrl must be a string', b.bridgeUrl);
-  if (b.transactionId !== undefined && (typeof b.transactionId !== 'string' || b.transactionId === '')) {
-    errs.add(prefix + 'transactionId', 'transactionId must be a non-empty string', b.transactionId);
-  }
+  if (b.transactionId !== undefined && typeof b.transactionId !== 'string') errs.add(prefix + 'transactionId', 'transactionId must be a string', b.transactionId);
   if (b.agentId !== undefined) {
     const okAgent = typeof b.agentId === 'string' || (b.agentId === null && !app.has('agent-id-null-rejected'));
     if (!okAgent) errs.add(prefix + 'agentId', 'agentId must be a string or null', b.agentId);
@@ -78,7 +78,7 @@ function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, errs: Fie
   if (b.actor !== undefined) {
     if (typeof b.actor === 'string') {
       if (b.actor === '') errs.add(prefix + 'actor', 'actor should not be empty', b.actor);
-    } else if (isPlainObject(b.actor) && !app.has('actor-object-rejected')) checkSubscriberShape(errs, b.actor, `${prefix}actor.`);
+    } else if (isPlainObject(b.actor) && !app.has('actor-object-rejected')) checkSubscriberShape(errs, b.actor, `${prefix}actor.`, { nullable: true });
     else errs.add(prefix + 'actor', 'actor must be a subscriberId or a subscriber object', b.actor);
   }
   if (b.tenant !== undefined) {
@@ -95,7 +95,8 @@ function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, errs: Fie
     recipients,
     payload: isPlainObject(b.payload) ? b.payload : undefined,
     ...(typeof b.bridgeUrl === 'string' ? { bridgeUrl: b.bridgeUrl } : {}),
-    ...(typeof b.transactionId === 'string' ? { transactionId: b.transactionId } : {}),
+    // the deployed contract allows an empty transactionId: the run gets a generated one, as if none were given
+    ...(typeof b.transactionId === 'string' && b.transactionId !== '' ? { transactionId: b.transactionId } : {}),
     ...(b.actor !== undefined ? { actor: b.actor } : {}),
   };
 }

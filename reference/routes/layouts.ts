@@ -8,7 +8,6 @@ import { reqString } from '../validate.ts';
 
 const STRING_FIELDS = ['_id', 'firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'lastOnlineAt'] as const;
 /** ISO-8601 date-time, as `lastOnlineAt` is typed (format date-time). */
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
 /** The provider a preview names for a channel given without one: the in-app provider. */
 const DEFAULT_CHANNEL_PROVIDER = 'novu';
 const CREDENTIAL_STRINGS = ['webhookUrl', 'channel', 'alertUid', 'title', 'imageUrl', 'state', 'externalUrl'] as const;
@@ -24,7 +23,8 @@ function layoutDto(l: Layout): Record<string, unknown> {
     isDefault: false,
     isTranslationEnabled: false,
     origin: 'novu-cloud',
-    type: 'email',
+    // the resource type of the deployed contract (REGULAR | ECHO | BRIDGE); the channel `email` is the preview's result.type
+    type: 'REGULAR',
     createdAt: l.createdAt,
     updatedAt: l.updatedAt,
     controls: { values: { email: { body: DEFAULT_BODY, editorType: 'html' } }, dataSchema: controlSchema() },
@@ -93,16 +93,17 @@ function readLayout(ctx: RequestContext) {
   return ok(200, layoutDto(l));
 }
 
+/** Fields the deployed contract allows as null (SubscriberResponseDtoOptional); `_id`, `__v`, `topics` and `channels` are not. */
+const NULLABLE_FIELDS = new Set(['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'lastOnlineAt', 'isOnline', 'data']);
+
 // LP-05: subscriber fields of the wrong type are a 422, never a crash
 function validatePreviewSubscriber(errs: FieldErrors, s: Record<string, unknown>): void {
   const p = 'previewPayload.subscriber.';
-  for (const f of STRING_FIELDS) if (s[f] !== undefined && typeof s[f] !== 'string') errs.add(p + f, `${f} must be a string`, s[f]);
-  if (typeof s.lastOnlineAt === 'string' && !(DATE_TIME.test(s.lastOnlineAt) && !Number.isNaN(Date.parse(s.lastOnlineAt)))) {
-    errs.add(p + 'lastOnlineAt', 'lastOnlineAt must be an ISO-8601 date-time', s.lastOnlineAt);
-  }
-  if (s.isOnline !== undefined && typeof s.isOnline !== 'boolean') errs.add(p + 'isOnline', 'isOnline must be a boolean value', s.isOnline);
+  const absent = (f: string) => s[f] === undefined || (s[f] === null && NULLABLE_FIELDS.has(f));
+  for (const f of STRING_FIELDS) if (!absent(f) && typeof s[f] !== 'string') errs.add(p + f, `${f} must be a string`, s[f]);
+  if (!absent('isOnline') && typeof s.isOnline !== 'boolean') errs.add(p + 'isOnline', 'isOnline must be a boolean value', s.isOnline);
   if (s.__v !== undefined && typeof s.__v !== 'number') errs.add(p + '__v', '__v must be a number', s.__v);
-  if (s.data !== undefined && !isPlainObject(s.data)) errs.add(p + 'data', 'data must be an object', s.data);
+  if (!absent('data') && !isPlainObject(s.data)) errs.add(p + 'data', 'data must be an object', s.data);
   if (s.topics !== undefined && (!Array.isArray(s.topics) || !s.topics.every((t) => typeof t === 'string'))) {
     errs.add(p + 'topics', 'each value in topics must be a string', s.topics);
   }

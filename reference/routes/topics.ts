@@ -124,7 +124,9 @@ function subscribe(ctx: RequestContext) {
 
 function listSubscriptions(ctx: RequestContext) {
   const t = getTopic(ctx);
-  return ok(200, [...t.subscriptions.values()].map((s) => subscriptionDto(ctx.app, ctx.env, t, s)));
+  const data = [...t.subscriptions.values()].map((s) => subscriptionDto(ctx.app, ctx.env, t, s));
+  // the deployed list is one page of a cursor listing, never wrapped in a single-key {data}
+  return { status: 200, body: { data, next: null, previous: null, totalCount: data.length, totalCountCapped: false } };
 }
 
 interface DeleteEntry {
@@ -186,7 +188,10 @@ function deleteSubscriptions(ctx: RequestContext) {
   const allFailed = entries.length > 0 && errors.length === entries.length;
   const partial = errors.length > 0 && !allFailed;
   const status = allFailed || (partial && app.has('ts-partial-400')) ? 400 : 200;
-  return { status, body: { data, meta, errors } };
+  if (status === 200) return { status, body: { data, meta, errors } };
+  // the 400 carries the result and the common error fields: the official client reads every 400 as ErrorDto
+  const message = allFailed ? 'No subscription could be deleted' : 'Some subscriptions could not be deleted';
+  return { status, body: { statusCode: 400, timestamp: nowIso(), path: ctx.url, message, data, meta, errors } };
 }
 
 function removeEntries(ctx: RequestContext, t: Topic, entries: DeleteEntry[]): { data: Record<string, unknown>[]; errors: EntryError[] } {

@@ -215,22 +215,13 @@ export function workflowDto(app: App, wf: Workflow): Record<string, unknown> {
     agent: wf.agent,
     preferences: wf.preferences,
     severity: wf.severity,
-    steps: wf.steps.map((s) => ({
-      _id: s._id,
-      stepId: s.stepId,
-      slug: s.slug,
-      name: s.name,
-      type: s.type,
-      controls: { values: s.controlValues ?? {} },
-      controlValues: s.controlValues ?? {},
-      variables: {},
-    })),
+    steps: wf.steps.map((s) => stepDto(app, wf, s)),
     createdAt: wf.createdAt,
     updatedAt: wf.updatedAt,
     updatedBy: null,
     lastPublishedAt: null,
     lastPublishedBy: null,
-    origin: app.has('bad-origin-enum') ? 'cloud' : 'novu-cloud',
+    origin: workflowOrigin(app),
     status: wf.active ? 'ACTIVE' : 'INACTIVE',
     issues: {},
     lastTriggeredAt: wf.lastTriggeredAt,
@@ -240,6 +231,34 @@ export function workflowDto(app: App, wf: Workflow): Record<string, unknown> {
   if (app.has('agent-missing-when-unassigned') && wf.agent === null) delete dto.agent;
   if (app.has('source-echoed') && wf.source !== undefined) dto.__source = wf.source;
   if (app.has('preferences-dropped')) delete dto.preferences;
+  return dto;
+}
+
+const workflowOrigin = (app: App) => (app.has('bad-origin-enum') ? 'cloud' : 'novu-cloud');
+
+// Control values a step type cannot do without in the deployed contract (the official SDK requires them).
+const DEFAULT_CONTROL_VALUES: Partial<Record<string, Record<string, unknown>>> = {
+  email: { subject: '', body: '' },
+  http_request: { method: 'POST', url: '' },
+};
+
+/** A step of the workflow response, with the fields the deployed contract requires of every step type. */
+function stepDto(app: App, wf: Workflow, s: Step): Record<string, unknown> {
+  const values = { ...DEFAULT_CONTROL_VALUES[s.type], ...s.controlValues };
+  const dto: Record<string, unknown> = {
+    _id: s._id,
+    stepId: s.stepId,
+    slug: s.slug,
+    name: s.name,
+    type: s.type,
+    controls: { values },
+    controlValues: values,
+    variables: {},
+    origin: workflowOrigin(app),
+    workflowId: wf.workflowId,
+    workflowDatabaseId: app.has('step-database-id-mistyped') ? Number.parseInt(wf._id.slice(-8), 16) : wf._id,
+  };
+  if (app.has('step-origin-missing')) delete dto.origin;
   return dto;
 }
 

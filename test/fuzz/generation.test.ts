@@ -93,7 +93,8 @@ describe('the whole shape, not examples', () => {
 
   it('invalid bodies break each kind of constraint the request schemas use', () => {
     const kinds = new Set(BODIES.flatMap((name) => (fc.sample(invalidArbitrary(schemaNode(name))!, { numRuns: SAMPLES, seed: 42 }) as Broken[]).map((b) => b.violation)));
-    expect([...kinds].sort()).toEqual(expect.arrayContaining(['enum', 'format', 'maxItems', 'minLength', 'pattern', 'required', 'type']));
+    // (no request schema states a format since lastOnlineAt follows the deployed contract: any string)
+    expect([...kinds].sort()).toEqual(expect.arrayContaining(['enum', 'maxItems', 'minLength', 'pattern', 'required', 'type']));
   });
 
   it('a query parameter is only broken in ways a query string can carry (no wrong JSON types)', () => {

@@ -60,6 +60,13 @@ describe('passive checks', () => {
     const keyed = { requestHeaders: { 'idempotency-key': 'k1' } };
     expect(verdict('IDEM-04', exchange(201, {}, { ...keyed, responseHeaders: { ...headers, 'idempotency-key': 'k1' } }))).toBe('ok');
     expect(verdict('IDEM-04', exchange(201, {}, keyed))).toContain('carries none');
+    expect(verdict('IDEM-04', exchange(200, {}, { ...keyed, method: 'PATCH' }))).toContain('carries none');
+  });
+
+  it('IDEM-04 judges POST and PATCH only: a key sent on GET or DELETE is never echoed by the deployed service', () => {
+    const keyed = { requestHeaders: { 'idempotency-key': 'k1' } };
+    expect(verdict('IDEM-04', exchange(200, [], { ...keyed, method: 'GET', url: 'http://127.0.0.1:1/v1/environments' }))).toBe('n/a');
+    expect(verdict('IDEM-04', exchange(200, {}, { ...keyed, method: 'DELETE', url: 'http://127.0.0.1:1/v2/topics/t/subscriptions' }))).toBe('n/a');
   });
 });
 

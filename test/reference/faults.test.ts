@@ -192,7 +192,7 @@ const PROBES: Record<FaultName, Probe> = {
     },
     { idempotentProcessingDelayMs: 200 },
   ),
-  'no-idempotency-key-echo': p(async (c) => (await c.get('/v1/environments', { headers: { 'idempotency-key': 'echo' } })).headers['idempotency-key']),
+  'no-idempotency-key-echo': p(async (c) => (await c.post('/v2/topics', { key: 'echo' }, { headers: { 'idempotency-key': 'echo' } })).headers['idempotency-key']),
   'replay-consumes-token': p(
     async (c) => {
       await c.post('/v2/topics', { key: 'k' }, { headers: { 'idempotency-key': 'i' } });
@@ -228,6 +228,9 @@ const PROBES: Record<FaultName, Probe> = {
   'agent-providers-dropped': p(async (c) => (await createWf(c, { agent: { identifier: 'bot', providers: { sendgrid: { replyTo: 'a@b.co' } } } })).json.data.agent),
   'timestamps-not-iso': p(async (c) => /^\d{4}-\d\d-\d\dT/.test((await createWf(c)).json.data.createdAt)),
   'bad-origin-enum': p(async (c) => (await createWf(c)).json.data.origin),
+  'step-origin-missing': p(async (c) => (await createWf(c)).json.data.steps[0].origin),
+  'step-database-id-mistyped': p(async (c) => typeof (await createWf(c)).json.data.steps[0].workflowDatabaseId),
+  'error-message-nested': p(async (c) => Array.isArray((await c.get('/v2/workflows/none')).json.message)),
 
   'agi-wrong-integration': p(async (c) => {
     const { link } = await agentSetup(c);

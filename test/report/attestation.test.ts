@@ -1,6 +1,7 @@
 // A signed bundle cannot be fooled by editing: the signature is checked with @sigstore/verify, then the signed
 // subjects against the files, then the bundle's consistency. Every kind of tampering is rejected; an unsigned
 // bundle is "unsigned", never certified.
+import { REQUIREMENTS } from '../../requirements/index.ts';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -94,7 +95,7 @@ describe('signed attestation', () => {
       summary: { verdict: 'conformant' },
       certification: { certificationGrade: true, reasons: [] },
     });
-    expect(statement.predicate.requirements).toHaveLength(92);
+    expect(statement.predicate.requirements).toHaveLength(REQUIREMENTS.length);
     expect(JSON.stringify(statement)).not.toContain('sk_live_vendor_key');
     const result = verify(pack(files), keyPolicy(keys.publicKey));
     expect(result.checks.filter((c) => !c.ok)).toEqual([]);

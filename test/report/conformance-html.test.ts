@@ -33,6 +33,7 @@ describe('conformanceHtml', () => {
     expect(page).toContain('NON-CONFORMANT');
     expect(page).toContain('http://127.0.0.1:1');
     expect(page).toContain('bearer-accepted');
+    expect(page).toContain('idempotency on · rate limiting off (RL rules not applicable) · trigger limit 60/s (a plan of the deployed service; RL-05 is judged at this rate)');
     for (const rule of REQUIREMENTS) expect(page).toContain(`>${rule.id}<`);
     expect(page.match(/<tr class="rule"/g)).toHaveLength(REQUIREMENTS.length);
   });

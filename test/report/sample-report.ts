@@ -36,7 +36,7 @@ export function sampleRecords(): TestRecord[] {
 
 export function sampleReport(records = sampleRecords(), errors: string[] = []): ConformanceReport {
   const report = buildReport({
-    target: { baseUrl: 'http://127.0.0.1:1', embeddedReference: true, faults: ['bearer-accepted'] },
+    target: { baseUrl: 'http://127.0.0.1:1', embeddedReference: true, faults: ['bearer-accepted'], declared: { idempotency: true, rateLimiting: false, triggerRps: 60 } },
     startedAt: new Date('2026-01-01T00:00:00Z'),
     finishedAt: new Date('2026-01-01T00:01:00Z'),
     requirements: computeVerdicts(records, { idempotency: true, rateLimiting: true }),
