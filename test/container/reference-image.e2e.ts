@@ -3,7 +3,7 @@
 // container left behind in any case. Skipped, saying why, where no Docker engine answers; never part of `npm test`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../../report/conformance-report.ts';
@@ -50,12 +50,13 @@ describe(`the reference image on a real engine (${engine ?? 'none'})`, () => {
   it('--target-image gives the embedded reference’s verdicts, and removes its container', async () => {
     const embeddedDir = tempDir();
     const embedded = await runCli(['run', '--report-dir', embeddedDir], {}, RUN_MS);
-    expect(embedded.code, embedded.stdout + embedded.stderr).toBe(0);
+    // Incomplete (exit 3) until `conformance load` merges RL-05: the same for both targets.
+    expect(embedded.code, embedded.stdout + embedded.stderr).toBe(3);
 
     const containerDir = tempDir();
     const run = await runLeavingNothing(['run', '--target-image', LOCAL_IMAGE, ...KEY_ENV, ...KEY_FLAGS, '--report-dir', containerDir]);
     process.stdout.write(run.stdout.split('\n').filter((l) => !/^\s*(✓|…)/.test(l)).join('\n'));
-    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.code, run.stdout + run.stderr).toBe(3);
     const reaperOnEngine = spawnSync('docker', ['image', 'inspect', 'testcontainers/ryuk:0.14.0']).status === 0;
     if (!reaperOnEngine && process.env.TESTCONTAINERS_RYUK_DISABLED === undefined) expect(run.stdout).toMatch(/Reaper image \S+ is neither on the engine nor pullable, so this run goes on without it/);
 
@@ -79,7 +80,8 @@ describe(`the reference image on a real engine (${engine ?? 'none'})`, () => {
     const result = await runLeavingNothing(['run', '--target-image', LOCAL_IMAGE, ...KEY_ENV, '--target-port', '4000', ...KEY_FLAGS, '--report-dir', tempDir()], { CONFORMANCE_RUN_TIMEOUT_MS: '15000' });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('no HTTP answer on port 4000 at /v1/environments within 15 s');
-    expect(result.stderr, 'the reference announced itself on its own port').toContain('| {"baseUrl":"http://0.0.0.0:3000","apiKeys":{"dev":"(given: REFERENCE_API_KEY)"');
+    expect(result.stderr, 'the reference announced itself on its own port').toContain('| {"baseUrl":"http://0.0.0.0:3000",');
+    expect(result.stderr, 'and never echoed a given key').toContain('"apiKeys":{"dev":"(given: REFERENCE_API_KEY)"');
   });
 
   it('an image that is neither on the engine nor pullable: exit 2 naming it', async () => {
@@ -92,8 +94,8 @@ describe(`the reference image on a real engine (${engine ?? 'none'})`, () => {
     const before = new Set(containers());
     const run = await startCli(['run', '--target-image', LOCAL_IMAGE, ...KEY_ENV, ...KEY_FLAGS, '--report-dir', tempDir()], {}, { until: /tests done/, timeoutMs: RUN_MS });
     expect(containers().filter((id) => !before.has(id)), 'the container runs').toHaveLength(1);
-    // Ended by the signal itself, or with 128 + its number by the suites' vitest, which handles it too.
-    expect(await run.stop(signal), 'the process ends as the signal would have ended it').toBeOneOf([signal, 128 + constants.signals[signal]]);
+    // A run handles its first signal itself: running tests finish, the sweep runs, the reports are written, exit 130.
+    expect(await run.stop(signal), 'the process ends as an interrupted run does').toBe(130);
     expect(run.stdout()).toMatch(new RegExp(`${signal}: removing container [0-9a-f]{12} before exiting`));
     expect(containers().filter((id) => !before.has(id)), 'docker ps -a: no container left behind').toEqual([]);
   });
