@@ -34,14 +34,17 @@ export interface RuleVerdict {
 
 /**
  * `skips`: rule IDs an expectations file says not to run; their passive evidence does not count either.
- * `selected`: the --rules subset (empty: all), so a rule left out says so.
+ * `selected`: the --rules subset (empty: all); every other rule is not-verified, even where the traffic of the run
+ * said something about it.
  */
 export function computeVerdicts(records: TestRecord[], features: FeatureSettings, skips: Record<string, string> = {}, selected: readonly string[] = []): RuleVerdict[] {
   return REQUIREMENTS.map((rule) => {
+    const base = { id: rule.id, level: rule.level, area: rule.area, section: rule.section, text: rule.text };
+    if (selected.length > 0 && !selected.includes(rule.id)) return { ...base, verdict: 'not-verified', reason: 'not among --rules', tests: [] };
     const skipped = skips[rule.id] !== undefined;
     const tests = [...directTests(rule.id, records), ...(skipped ? [] : passiveTests(rule.id, records))];
-    const { verdict, reason } = decide(rule, tests, features, untestedReason(rule, records, selected));
-    return { id: rule.id, level: rule.level, area: rule.area, section: rule.section, text: rule.text, verdict, ...(reason ? { reason } : {}), tests };
+    const { verdict, reason } = decide(rule, tests, features, untestedReason(rule, records));
+    return { ...base, verdict, ...(reason ? { reason } : {}), tests };
   });
 }
 
@@ -95,9 +98,9 @@ function decide(rule: Requirement, tests: RuleTest[], features: FeatureSettings,
 }
 
 /** Why no test of a rule ran: the summary lists this reason beside every MUST rule left not verified. */
-function untestedReason(rule: Requirement, records: TestRecord[], selected: readonly string[]): string {
+function untestedReason(rule: Requirement, records: TestRecord[]): string {
   if (rule.verifiedBy === 'load') return 'verified by `conformance load`, which has not merged its verdicts into this report';
-  if ((selected.length > 0 && !selected.includes(rule.id)) || records.some((r) => r.rules.includes(rule.id) && r.outcome === 'deselected')) return 'not among --rules';
+  if (records.some((r) => r.rules.includes(rule.id) && r.outcome === 'deselected')) return 'not among --rules';
   return 'no test exercised this rule';
 }
 

@@ -19,7 +19,6 @@ import { finalSweep } from './final-sweep.ts';
 import { interruptedSummary, interruptionError, leftoversOf, markNotReached } from './interrupted-run.ts';
 import type { Interruption } from './interruption.ts';
 import { toProfile } from './profile.ts';
-import { onlySelected } from './rule-selection.ts';
 import { SuiteSession, type SuiteRun } from './run-suites.ts';
 import type { TestRecord } from '../../report/test-record.ts';
 
@@ -88,7 +87,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     for (const leak of sweep.remaining) io.log(`LEAK: ${leak}`);
     if (interrupted) io.log(interruptedSummary(runs.at(-1)!, sweep, profile));
 
-    const verdictsPerRun = runs.map((run) => onlySelected(computeVerdicts(run.records, settings.features, profile.skips, profile.rules), profile.rules));
+    const verdictsPerRun = runs.map((run) => computeVerdicts(run.records, settings.features, profile.skips, profile.rules));
     if (interrupted) verdictsPerRun.push(markNotReached(verdictsPerRun.pop()!, interruption!.cause));
     // A run cut short differs from the others by being cut short: only complete runs are compared.
     const complete = interrupted ? verdictsPerRun.slice(0, -1) : verdictsPerRun;

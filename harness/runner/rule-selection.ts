@@ -3,7 +3,6 @@
 // is exercised by every test's traffic as well.
 import { CLIENT_CHECKS } from '../checks/client-checks.ts';
 import { EVERY_EXCHANGE_CHECKS } from '../checks/schema-checks.ts';
-import type { RuleVerdict } from '../../report/verdicts.ts';
 
 export const CHECKED_ON_EVERY_EXCHANGE: ReadonlySet<string> = new Set([...EVERY_EXCHANGE_CHECKS, ...CLIENT_CHECKS].map((c) => c.rule));
 
@@ -32,10 +31,4 @@ export function selectSuites<F extends SuiteFile>(rules: readonly string[], file
   const names = (file: F, id: string) => file.source.includes(`'${id}'`);
   const forTraffic = rules.some((id) => CHECKED_ON_EVERY_EXCHANGE.has(id) && (scope === 'complete' || !files.some((f) => names(f, id))));
   return { files: files.filter((f) => rules.some((id) => names(f, id)) || (forTraffic && !f.serial)), forTraffic };
-}
-
-/** With --rules, every other rule is reported not-verified, even where the traffic of the run said something about it. */
-export function onlySelected(verdicts: RuleVerdict[], rules: readonly string[]): RuleVerdict[] {
-  if (rules.length === 0) return verdicts;
-  return verdicts.map((v) => (rules.includes(v.id) ? v : { ...v, verdict: 'not-verified', reason: 'not among --rules', tests: [] }));
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHECKED_ON_EVERY_EXCHANGE, onlySelected, selectSuites } from '../../harness/runner/rule-selection.ts';
+import { CHECKED_ON_EVERY_EXCHANGE, selectSuites } from '../../harness/runner/rule-selection.ts';
 import { computeVerdicts } from '../../report/verdicts.ts';
 import { runCli } from '../hostile/run-cli.ts';
 import { record } from '../report/sample-report.ts';
@@ -42,8 +42,8 @@ describe('rule selection', () => {
   });
 
   it('reports every unselected rule not-verified, even where the traffic said something about it', () => {
-    const verdicts = computeVerdicts([record(['IDEM-02'], 'passed', { observations: [{ rule: 'ERR-01', checked: 3, violations: ['404 body is not the common error body'] }, { rule: 'IDEM-04', checked: 2, violations: [] }] })], { idempotency: true, rateLimiting: true });
-    const byId = Object.fromEntries(onlySelected(verdicts, ['IDEM-04']).map((v) => [v.id, v]));
+    const verdicts = computeVerdicts([record(['IDEM-02'], 'passed', { observations: [{ rule: 'ERR-01', checked: 3, violations: ['404 body is not the common error body'] }, { rule: 'IDEM-04', checked: 2, violations: [] }] })], { idempotency: true, rateLimiting: true }, {}, ['IDEM-04']);
+    const byId = Object.fromEntries(verdicts.map((v) => [v.id, v]));
     expect(byId['IDEM-04']!.verdict).toBe('pass');
     expect(byId['ERR-01']).toMatchObject({ verdict: 'not-verified', reason: 'not among --rules', tests: [] });
     expect(byId['IDEM-02']!.verdict).toBe('not-verified');
