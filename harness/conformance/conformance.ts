@@ -8,6 +8,7 @@ import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { ExchangeFailed } from '../http/api-client.ts';
 import { attachExchanges } from '../report/allure-attachments.ts';
 import type { TargetProfile } from '../target-profile.ts';
+import type { BucketUses } from './buckets.ts';
 import { conformanceTest, type ConformanceFixtures } from './fixtures.ts';
 import type { ConformanceMeta, Observation, SkipOutcome } from './meta.ts';
 import { Skip } from './skip.ts';
@@ -21,9 +22,11 @@ export interface ConformanceOptions {
   /** A MUST rule whose RULES.md text makes this particular case SHOULD-level (e.g. AUTH-03's bare key). */
   level?: 'SHOULD';
   timeoutMs?: number;
+  /** The target's buckets the test uses, and how: it then runs under the runner's bucket plan (buckets.ts). */
+  buckets?: BucketUses;
 }
 
-export interface ConformanceContext extends ConformanceFixtures {
+export interface ConformanceContext extends Omit<ConformanceFixtures, 'lease'> {
   /** Ends the test as not verified: the target or configuration lacks what it needs. Never a pass. */
   notVerified(reason: string): never;
   /** Records an observation that is reported but not judged (INFO, e.g. the exact mask string). */
@@ -46,8 +49,11 @@ export function conformance(
   const profile = inject('target');
   // Tests wait on the network, not the CPU, so they run concurrently; rate-limit tests never do (shared buckets).
   const register = ids.every((id) => requirement(id).area === 'RL') ? conformanceTest : conformanceTest.concurrent;
+  const timeoutMs = options.timeoutMs ?? profile.timeouts.testMs;
+  // A test under the bucket plan may wait for earlier tests: its own time limit starts once it holds its buckets.
+  const testOptions = options.buckets ? { timeout: profile.timeouts.runMs, meta: { buckets: options.buckets } } : { timeout: timeoutMs };
   // Vitest reads the fixtures a test uses from its destructuring pattern, so every fixture is named here.
-  register(`${title} [${ids.join(', ')}]`, { timeout: options.timeoutMs ?? profile.timeouts.testMs }, async ({ task, skip: vitestSkip, api, target, ids: idFactory, cleanup, provision }) => {
+  register(`${title} [${ids.join(', ')}]`, testOptions, async ({ task, skip: vitestSkip, api, target, ids: idFactory, cleanup, provision, lease }) => {
     const ctx = { task, skip: vitestSkip, api, target, ids: idFactory, cleanup, provision };
     const meta: ConformanceMeta = { rules: ids, ...(options.level ? { level: options.level } : {}) };
     ctx.task.meta.conformance = meta;
@@ -57,13 +63,13 @@ export function conformance(
       return ctx.skip(reason);
     };
 
-    if (profile.rules.length > 0 && !ids.some((id) => profile.rules.includes(id))) skip('deselected', 'not among --rules');
-    const skipped = [task.name, ...ids].find((key) => profile.skips[key] !== undefined);
-    if (skipped) skip('not-verified', `skipped by the expectations file: ${profile.skips[skipped]}`);
-    const off = disabledFeature(ids, profile);
+    if (target.rules.length > 0 && !ids.some((id) => target.rules.includes(id))) skip('deselected', 'not among --rules');
+    const skipped = [task.name, ...ids].find((key) => target.skips[key] !== undefined);
+    if (skipped) skip('not-verified', `skipped by the expectations file: ${target.skips[skipped]}`);
+    const off = disabledFeature(ids, target);
     if (off) skip('not-applicable', off);
     for (const need of options.needs ?? []) {
-      const missing = NEED_REASONS[need](profile);
+      const missing = NEED_REASONS[need](target);
       if (missing) skip('not-verified', missing);
     }
 
@@ -72,16 +78,31 @@ export function conformance(
     };
     try {
       const note = (text: string) => void (meta.notes ??= []).push(api.redactor.text(text));
-      await fn({ api, target, ids: idFactory, cleanup, provision, notVerified, note });
+      await lease.acquire();
+      const body = fn({ api, target, ids: idFactory, cleanup, provision, notVerified, note });
+      await (options.buckets ? withinMs(body, timeoutMs) : body);
     } catch (error) {
       if (error instanceof Skip) skip(error.outcome, error.reason);
       meta.evidence = ctx.api.exchanges.slice(-3).map(describeExchange);
       throw enrich(error, ids, ctx.api.exchanges);
     } finally {
-      meta.observations = observe(ctx.api.exchanges, profile);
+      meta.observations = observe(ctx.api.exchanges, target);
       await attachExchanges(ctx.api.exchanges);
     }
   });
+}
+
+/** The test's own time limit when vitest's counts from the plan's grant instead (timeouts.testMs). */
+async function withinMs(body: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Test timed out in ${ms}ms (timeouts.testMs, counted from when it held its buckets)`)), ms);
+  });
+  try {
+    await Promise.race([body, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** IDEM and RL rules are not applicable when the target declares the feature off. */

@@ -4,6 +4,7 @@ import { setRunPrefix } from '../../fixtures/builders/index.ts';
 import { Provisioner } from '../../fixtures/provision.ts';
 import { ApiClient } from '../http/api-client.ts';
 import type { TargetProfile } from '../target-profile.ts';
+import { BucketLease } from './buckets.ts';
 import { Cleanup } from './cleanup.ts';
 import { IdFactory } from './ids.ts';
 import './meta.ts';
@@ -20,19 +21,27 @@ export interface ConformanceFixtures {
   ids: IdFactory;
   cleanup: Cleanup;
   provision: Provisioner;
+  lease: BucketLease;
 }
 
 export const conformanceTest = base.extend<ConformanceFixtures>({
-  // eslint-disable-next-line no-empty-pattern
-  target: async ({}, use) => {
-    const target = inject('target');
+  // The fault proof runs several targets at once, one per suite file; otherwise every file has the run's target.
+  target: async ({ task }, use) => {
+    const target = inject('targetsByFile')?.[task.file.filepath] ?? inject('target');
     setRunPrefix(target.runPrefix);
     await use(target);
   },
   api: async ({ target }, use) => use(new ApiClient(target)),
   ids: async ({ target }, use) => use(new IdFactory(target.runPrefix)),
-  // Depends on api, so its deletions run before the client is torn down.
-  cleanup: async ({ api, task }, use) => {
+  lease: async ({ task }, use) => {
+    const lease = new BucketLease(task.id, task.file.filepath, task.meta.buckets);
+    await use(lease);
+    lease.release();
+  },
+  // Depends on api, so its deletions run before the client is torn down; and on the lease, so the test holds its
+  // buckets until its deletions are done.
+  cleanup: async ({ api, task, lease }, use) => {
+    void lease;
     const cleanup = new Cleanup(api);
     await use(cleanup);
     const leaks = await cleanup.runAll();

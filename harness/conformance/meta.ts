@@ -1,3 +1,4 @@
+import type { BucketUses } from './buckets.ts';
 import type { Leak } from './cleanup.ts';
 
 // What a conformance test reports beyond pass/fail; travels from the worker to the reporter in task.meta.
@@ -29,5 +30,9 @@ export interface ConformanceMeta {
 declare module '@vitest/runner' {
   interface TaskMeta {
     conformance?: ConformanceMeta;
+    /** How a test uses the target's buckets: it runs under the runner's bucket plan. */
+    buckets?: BucketUses;
+    /** When the buckets a suite file exhausted are full again (epoch ms; RefillGate). */
+    bucketsFullAt?: number;
   }
 }

@@ -3,7 +3,7 @@ import { Skip } from '../conformance/skip.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import type { Exchange } from './exchange.ts';
 import { truncate } from './exchange.ts';
-import { Redactor } from './redactor.ts';
+import { Redactor, type Secret } from './redactor.ts';
 import { send } from './transport.ts';
 
 /** Which credentials a request carries. */
@@ -149,11 +149,15 @@ export class ApiClient {
 }
 
 export function redactorFor(target: TargetProfile): Redactor {
-  return new Redactor([
+  return new Redactor(secretsOf(target));
+}
+
+export function secretsOf(target: TargetProfile): Secret[] {
+  return [
     { value: target.keys.primary, placeholder: 'CONFORMANCE_API_KEY' },
     ...(target.keys.secondary ? [{ value: target.keys.secondary, placeholder: 'CONFORMANCE_SECONDARY_API_KEY' }] : []),
     ...(target.keys.restricted ? [{ value: target.keys.restricted, placeholder: 'CONFORMANCE_RESTRICTED_API_KEY' }] : []),
-  ]);
+  ];
 }
 
 function parseJson(text: string): unknown {

@@ -7,6 +7,8 @@ import '../conformance/meta.ts';
 export class Collector implements Reporter {
   readonly records: TestRecord[] = [];
   readonly errors: string[] = [];
+  /** When the buckets the suites exhausted are full again (epoch ms; see RefillGate). */
+  bucketsFullAt: number | undefined;
   private readonly names = new Map<string, string>();
 
   constructor(
@@ -48,6 +50,8 @@ export class Collector implements Reporter {
   }
 
   onTestModuleEnd(module: TestModule): void {
+    const fullAt = module.meta().bucketsFullAt;
+    if (fullAt !== undefined) this.bucketsFullAt = Math.max(this.bucketsFullAt ?? 0, fullAt);
     for (const error of module.errors()) {
       this.errors.push(this.redactor.text(`${module.relativeModuleId}: ${error.message}`));
     }

@@ -53,6 +53,8 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
       try {
         for (let i = 1; i <= settings.run.repeat; i++) {
           if (settings.run.repeat > 1) io.log(`Run ${i} of ${settings.run.repeat}`);
+          // Every pass starts with full buckets: wait until those the previous pass exhausted have refilled.
+          await waitUntil(runs.at(-1)?.bucketsFullAt, REFILL_WAIT_LIMIT_MS);
           const runProfile = i === 1 ? profile : { ...profile, runPrefix: `${profile.runPrefix}r${i}` };
           const run = await session.run(runProfile, { ...(files ? { files } : {}), ...(io.onRecord ? { onRecord: io.onRecord } : {}), deadlineMs: settings.timeouts.runMs });
           if (run.phases) io.log(`Functional suites ${(run.phases.functionalMs / 1000).toFixed(1)} s, rate-limit suites ${(run.phases.rateLimitMs / 1000).toFixed(1)} s`);
@@ -98,6 +100,14 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     await embedded?.reference.close();
     await container?.stop();
   }
+}
+
+/** The longest wait for buckets to refill between passes of --repeat. */
+const REFILL_WAIT_LIMIT_MS = 60_000;
+
+async function waitUntil(epochMs: number | undefined, limitMs: number): Promise<void> {
+  const ms = Math.min(limitMs, (epochMs ?? 0) - Date.now());
+  if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function containerSettings(settings: Settings): ContainerSettings {

@@ -1,23 +1,36 @@
 // Runs the conformance suites in-process with vitest and returns what each test recorded.
-// Functional suites run in parallel; rate-limit suites run afterwards, one file at a time, so they disturb nothing.
+// Rate-limit suites never run beside the functional ones: those that need full buckets run before them, those that
+// exhaust a bucket after them (rate-limit-phases.ts); within a phase the bucket plan orders their tests.
 // A session can run several times (e.g. once per reference fault) without paying vitest's start-up again.
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createVitest, type TestSpecification, type Vitest } from 'vitest/node';
-import { redactorFor } from '../http/api-client.ts';
+import { Redactor } from '../http/redactor.ts';
+import { secretsOf } from '../http/api-client.ts';
 import { cleanAllureResults, ConformanceAllureReporter } from '../report/allure-reporter.ts';
 import type { TargetProfile } from '../target-profile.ts';
+import { BucketPlan } from './bucket-plan.ts';
 import { Collector } from './collector.ts';
+import { isRateLimitSuite, rateLimitPhases } from './rate-limit-phases.ts';
 import type { TestRecord } from './test-record.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SERIAL_SUITES = /[\\/]suites[\\/]rate-limits[\\/]/;
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Per suite file (absolute path), a target other than `target` (the fault proof runs several at once). */
+    targetsByFile: Record<string, TargetProfile>;
+  }
+}
 
 export interface SuiteRun {
   records: TestRecord[];
   errors: string[];
-  /** Wall-clock time of the parallel functional phase and of the serial rate-limit phase. */
+  /** Wall-clock time of the functional phase and of the two rate-limit phases together. */
   phases?: { functionalMs: number; rateLimitMs: number };
+  /** When the buckets the rate-limit suites exhausted are full again (epoch ms), as the target's headers said. */
+  bucketsFullAt?: number;
 }
 
 export interface RunOptions {
@@ -25,11 +38,20 @@ export interface RunOptions {
   files?: string[];
   /** The whole run is cancelled after this long; what finished is kept (timeouts.runMs). */
   deadlineMs?: number;
-  /** Run the serial rate-limit suites after the functional ones (default true). */
+  /** Run the rate-limit suites too (default true). */
   rateLimitPhase?: boolean;
   onRecord?: (record: TestRecord) => void;
   /** Write Allure results here (emptied first); without it the session writes none. */
   allureResultsDir?: string;
+}
+
+/** Suite files run against one target; parts of one run go to different targets at the same time. */
+export interface RunPart {
+  profile: TargetProfile;
+  /** Only suite files whose path contains one of these strings (default: all). */
+  files?: string[];
+  /** Run the rate-limit suites of this part too (default true). */
+  rateLimitPhase?: boolean;
 }
 
 export class SuiteSession {
@@ -38,15 +60,21 @@ export class SuiteSession {
   private constructor(
     private readonly vitest: Vitest,
     private readonly allure: ConformanceAllureReporter | undefined,
+    private readonly plan: BucketPlan,
   ) {}
 
   static async open(initial: TargetProfile, options: { allureResultsDir?: string } = {}): Promise<SuiteSession> {
     let session: SuiteSession | undefined;
     if (options.allureResultsDir) cleanAllureResults(options.allureResultsDir);
     const allure = options.allureResultsDir ? new ConformanceAllureReporter(options.allureResultsDir) : undefined;
-    // The reporter forwards to whichever collector the current run installed.
+    const plan = new BucketPlan();
+    // The reporter forwards to the bucket plan and to whichever collector the current run installed.
     const relay = {
-      onTestCaseResult: (...args: Parameters<Collector['onTestCaseResult']>) => session?.collector?.onTestCaseResult(...args),
+      onTestModuleCollected: (...args: Parameters<BucketPlan['onTestModuleCollected']>) => plan.onTestModuleCollected(...args),
+      onTestCaseResult: (...args: Parameters<Collector['onTestCaseResult']>) => {
+        plan.onTestCaseResult(...args);
+        session?.collector?.onTestCaseResult(...args);
+      },
       onTestModuleEnd: (...args: Parameters<Collector['onTestModuleEnd']>) => session?.collector?.onTestModuleEnd(...args),
       onTestRunEnd: (...args: Parameters<Collector['onTestRunEnd']>) => session?.collector?.onTestRunEnd(...args),
     };
@@ -60,7 +88,7 @@ export class SuiteSession {
         reporters: allure ? [relay, allure] : [relay],
         ...(allure ? { setupFiles: [fileURLToPath(import.meta.resolve('allure-vitest/setup'))] } : {}),
         include: ['suites/**/*.test.ts'],
-        provide: { target: initial, allure: allure !== undefined },
+        provide: { target: initial, targetsByFile: {}, allure: allure !== undefined, bucketPlan: plan.channelName },
         testTimeout: initial.timeouts.testMs,
         hookTimeout: initial.timeouts.testMs,
         passWithNoTests: true,
@@ -77,18 +105,34 @@ export class SuiteSession {
       {},
     );
     await vitest.standalone();
-    session = new SuiteSession(vitest, allure);
+    session = new SuiteSession(vitest, allure, plan);
     return session;
   }
 
   async run(profile: TargetProfile, options: RunOptions = {}): Promise<SuiteRun> {
-    const collector = new Collector(redactorFor(profile), options.onRecord);
+    const [run] = await this.runTogether([{ profile, ...(options.files ? { files: options.files } : {}), ...(options.rateLimitPhase === false ? { rateLimitPhase: false } : {}) }], options);
+    return run!;
+  }
+
+  /** Runs each part's files against its own target, all parts at once; one SuiteRun per part (phases are shared). */
+  async runTogether(parts: RunPart[], options: Omit<RunOptions, 'files' | 'rateLimitPhase'> = {}): Promise<SuiteRun[]> {
+    const specifications = await this.vitest.globTestSpecifications();
+    const partOf = new Map<string, number>();
+    parts.forEach((part, index) => {
+      for (const spec of specifications) {
+        const wanted = matches(spec, part.files) && mentionsSelectedRule(spec, part.profile.rules) && (part.rateLimitPhase !== false || !isRateLimitSuite(spec.moduleId));
+        if (wanted && !partOf.has(spec.moduleId)) partOf.set(spec.moduleId, index);
+      }
+    });
+    const all = specifications.filter((s) => partOf.has(s.moduleId));
+    const profileOf = (file: string) => parts[partOf.get(file) ?? 0]!.profile;
+    const collector = new Collector(new Redactor(parts.flatMap((p) => secretsOf(p.profile))), options.onRecord);
     this.collector = collector;
-    this.allure?.useRedactor(redactorFor(profile));
-    this.vitest.provide('target', profile);
-    const all = (await this.vitest.globTestSpecifications()).filter((s) => matches(s, options.files) && mentionsSelectedRule(s, profile.rules));
-    const functional = all.filter((s) => !SERIAL_SUITES.test(s.moduleId));
-    const serial = options.rateLimitPhase === false ? [] : all.filter((s) => SERIAL_SUITES.test(s.moduleId));
+    this.allure?.useRedactor(new Redactor(parts.flatMap((p) => secretsOf(p.profile))));
+    this.vitest.provide('target', parts[0]!.profile);
+    this.vitest.provide('targetsByFile', parts.length > 1 ? Object.fromEntries(all.map((s) => [s.moduleId, profileOf(s.moduleId)])) : {});
+    const rateLimit = rateLimitPhases(all);
+    const functional = all.filter((s) => !isRateLimitSuite(s.moduleId));
     let expired = false;
     const deadline = options.deadlineMs
       ? setTimeout(() => {
@@ -97,22 +141,36 @@ export class SuiteSession {
         }, options.deadlineMs)
       : undefined;
     const phases = { functionalMs: 0, rateLimitMs: 0 };
+    const timed = async (specs: TestSpecification[], planned: boolean): Promise<number> => {
+      const started = performance.now();
+      if (specs.length === 0 || expired) return 0;
+      this.plan.begin(planned ? specs.map((s) => s.moduleId) : [], (file) => profileOf(file).baseUrl);
+      await this.vitest.runTestSpecifications(specs, false);
+      return performance.now() - started;
+    };
     try {
-      let started = performance.now();
-      if (functional.length > 0) await this.vitest.runTestSpecifications(functional, false);
-      phases.functionalMs = Math.round(performance.now() - started);
-      started = performance.now();
-      for (const spec of serial) if (!expired) await this.vitest.runTestSpecifications([spec], false);
-      phases.rateLimitMs = Math.round(performance.now() - started);
+      phases.rateLimitMs += await timed(rateLimit.beforeFunctional, true);
+      phases.functionalMs += await timed(functional, false);
+      phases.rateLimitMs += await timed(rateLimit.afterFunctional, true);
     } finally {
       clearTimeout(deadline);
       this.collector = undefined;
     }
     if (expired) collector.errors.push(`the run was stopped after ${options.deadlineMs} ms (timeouts.runMs); tests that had not finished have no verdict`);
-    return { records: collector.records, errors: collector.errors, phases };
+    const rounded = { functionalMs: Math.round(phases.functionalMs), rateLimitMs: Math.round(phases.rateLimitMs) };
+    // Records and errors go to the part whose file they name; an error that names no file goes to every part.
+    const partOfRelative = new Map([...partOf].map(([file, index]) => [relative(REPO_ROOT, file), index]));
+    const namedPart = (error: string) => [...partOfRelative].find(([file]) => error.includes(file))?.[1];
+    return parts.map((_, index) => ({
+      records: collector.records.filter((r) => parts.length === 1 || partOfRelative.get(r.file) === index),
+      errors: collector.errors.filter((e) => [undefined, index].includes(namedPart(e))),
+      phases: rounded,
+      ...(collector.bucketsFullAt ? { bucketsFullAt: collector.bucketsFullAt } : {}),
+    }));
   }
 
   async close(): Promise<void> {
+    this.plan.close();
     await this.vitest.close();
   }
 }

@@ -5,7 +5,7 @@ import { freshKey, isReplay, withKey } from '../../fixtures/idempotency/keys.ts'
 import { msUntilFull, readBucket, sleep } from '../../fixtures/rate-limits/bucket.ts';
 
 // IDEM-08 lives with the rate-limit suites: RateLimit-Remaining only means something while no other test
-// draws on the bucket, which the runner guarantees for this directory alone.
+// draws on the bucket, which the runner's bucket plan guarantees to tests that declare the bucket.
 // Method: after the first (processed) request, wait until its bucket is full again. A full bucket reads
 // Remaining = burst; a replay that draws a token reads at most burst - 1, however fast the bucket refills.
 const REPLAYS = 10;
@@ -33,4 +33,4 @@ conformance('IDEM-08', 'replays of a keyed preference update leave a full bucket
     return notVerified(`every replay repeats the first response's RateLimit-Remaining (${reading.remaining}): the bucket is not observable through replays`);
   }
   expect(remaining.filter((r) => r < burst), `with the bucket full (burst ${burst}), replays that draw no token read Remaining ${burst}; these replays read less, so they drew tokens, yet a replayed request counts once`).toEqual([]);
-});
+}, { buckets: { 'primary configuration': 'measures' } });
