@@ -1,6 +1,7 @@
 // Proof of power: runs the tests of the rules each reference fault breaks against the reference with that fault
 // on, and checks those rules come out `fail` (MUST) or `warn` (SHOULD/INFO); against the clean reference no rule
-// may fail. One vitest session serves every run, so the proof costs test time, not start-up time.
+// may fail. One vitest session serves every run, so the proof costs test time, not start-up time; faults whose
+// tests share no suite file run together, each against its own reference, so the proof takes a few runs, not 135.
 import { FAULTS, type FaultName } from '../../reference/index.ts';
 import { REQUIREMENTS, requirement, type RuleId } from '../../requirements/index.ts';
 import type { Settings } from '../config/settings.ts';
@@ -8,6 +9,7 @@ import { closeTransport } from '../http/transport.ts';
 import { computeVerdicts, type RuleVerdict, type Verdict } from '../report/verdicts.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 import { toProfile } from './profile.ts';
+import { isRateLimitSuite } from './rate-limit-phases.ts';
 import { SuiteSession } from './run-suites.ts';
 
 /** Rules verified by the load harness (test/load), not by the functional suites. */
@@ -19,6 +21,7 @@ export interface FaultRow {
   /** Verdict of each rule the fault names, under that fault. */
   rules: { id: RuleId; level: string; verdict: Verdict | 'load-harness' }[];
   killed: boolean;
+  /** Wall-clock time of the run that proved it (shared with the faults proved in the same run). */
   durationMs: number;
 }
 
@@ -45,46 +48,34 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
     const cleanVerdicts = computeVerdicts(cleanRun.records, settings.features);
     const filesOf = new Map<string, Set<string>>();
     for (const record of cleanRun.records) for (const rule of record.rules) (filesOf.get(rule) ?? filesOf.set(rule, new Set()).get(rule)!).add(record.file);
+    const functionalFiles = [...new Set(cleanRun.records.map((r) => r.file))].filter((f) => !isRateLimitSuite(f));
 
-    const rows: FaultRow[] = [];
-    for (const fault of faults) {
+    const rows = new Map<FaultName, FaultRow>();
+    const proved = faults.map((fault) => ({ fault, selection: selectionFor(FAULTS[fault].rules as readonly RuleId[], filesOf, functionalFiles) }));
+    for (const { fault } of proved.filter((p) => !p.selection)) rows.set(fault, logged(rowOf(fault, [], 0), log));
+    // Faults whose tests share no suite file run at once, each against its own reference.
+    const waves = inWaves(proved.filter((p): p is Proved => p.selection !== undefined));
+    for (const [index, wave] of waves.entries()) {
+      log(`Run ${index + 1} of ${waves.length}: ${wave.length} fault(s), each against its own reference`);
       const started = Date.now();
-      const rules = FAULTS[fault].rules as readonly RuleId[];
-      const suiteRules = rules.filter((r) => !LOAD_VERIFIED_RULES.includes(r));
-      let verdicts: RuleVerdict[] = [];
-      if (suiteRules.length > 0) {
-        const target = await startEmbeddedTarget([fault]);
-        try {
-          // A rule checked only passively (on every exchange) has no tests of its own: all functional suites run.
-          const passiveOnly = suiteRules.some((r) => !filesOf.has(r));
-          const profile = { ...toProfile(settings, target), rules: passiveOnly ? [] : [...suiteRules] };
-          const files = passiveOnly ? undefined : [...new Set(suiteRules.flatMap((r) => [...(filesOf.get(r) ?? [])]))];
-          const run = await session.run(profile, passiveOnly ? { rateLimitPhase: false } : { files: files! });
-          errors.push(...run.errors.map((e) => `[${fault}] ${e}`));
-          verdicts = computeVerdicts(run.records, settings.features);
-        } finally {
-          await target.reference.close();
-        }
+      const targets = await Promise.all(wave.map((p) => startEmbeddedTarget([p.fault])));
+      try {
+        const parts = wave.map((p, i) => ({ profile: { ...toProfile(settings, targets[i]), rules: p.selection.rules }, files: p.selection.files, rateLimitPhase: p.selection.rateLimitPhase }));
+        const runs = await session.runTogether(parts);
+        const durationMs = Date.now() - started;
+        wave.forEach((p, i) => {
+          errors.push(...runs[i]!.errors.map((e) => `[${p.fault}] ${e}`));
+          rows.set(p.fault, logged(rowOf(p.fault, computeVerdicts(runs[i]!.records, settings.features), durationMs), log));
+        });
+      } finally {
+        await Promise.all(targets.map((t) => t.reference.close()));
       }
-      const row: FaultRow = {
-        fault,
-        description: FAULTS[fault].description,
-        rules: rules.map((id) => ({
-          id,
-          level: requirement(id).level,
-          verdict: LOAD_VERIFIED_RULES.includes(id) ? 'load-harness' : (verdicts.find((v) => v.id === id)?.verdict ?? 'not-verified'),
-        })),
-        killed: rules.every((id) => LOAD_VERIFIED_RULES.includes(id) || caught(verdicts.find((v) => v.id === id))),
-        durationMs: Date.now() - started,
-      };
-      rows.push(row);
-      log(`  ${row.killed ? '✓ killed  ' : '✗ SURVIVED'} ${fault.padEnd(34)} ${row.rules.map((r) => `${r.id}=${r.verdict}`).join(' ')}`);
     }
     const broken = new Set(Object.values(FAULTS).flatMap((f) => f.rules as readonly string[]));
     return {
       clean: cleanVerdicts,
       falsePositives: cleanVerdicts.filter((v) => v.verdict === 'fail' || v.verdict === 'warn'),
-      rows,
+      rows: faults.map((fault) => rows.get(fault)!),
       uncoveredMustRules: REQUIREMENTS.filter((r) => r.level === 'MUST' && !broken.has(r.id)).map((r) => r.id),
       errors,
     };
@@ -93,6 +84,62 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
     await closeTransport();
     await clean.reference.close().catch(() => undefined);
   }
+}
+
+/** The suite files that can show a fault, and the rules whose tests run there. */
+interface Selection {
+  rules: RuleId[];
+  files: string[];
+  rateLimitPhase: boolean;
+}
+interface Proved {
+  fault: FaultName;
+  selection: Selection;
+}
+
+/**
+ * The tests that exercise the rules a fault breaks: the files of their tests in the clean run. A rule checked only
+ * passively (on every exchange) has no tests of its own: every functional suite runs. Undefined when only the load
+ * harness verifies the rules.
+ */
+function selectionFor(rules: readonly RuleId[], filesOf: Map<string, Set<string>>, functionalFiles: string[]): Selection | undefined {
+  const suiteRules = rules.filter((r) => !LOAD_VERIFIED_RULES.includes(r));
+  if (suiteRules.length === 0) return undefined;
+  if (suiteRules.some((r) => !filesOf.has(r))) return { rules: [], files: functionalFiles, rateLimitPhase: false };
+  return { rules: [...suiteRules], files: [...new Set(suiteRules.flatMap((r) => [...filesOf.get(r)!]))], rateLimitPhase: true };
+}
+
+/** Groups faults, in catalog order, into runs in which no suite file serves two faults (first fit). */
+function inWaves(proved: Proved[]): Proved[][] {
+  const waves: { faults: Proved[]; files: Set<string> }[] = [];
+  for (const p of proved) {
+    const wave = waves.find((w) => p.selection.files.every((f) => !w.files.has(f)));
+    if (wave) {
+      wave.faults.push(p);
+      for (const f of p.selection.files) wave.files.add(f);
+    } else waves.push({ faults: [p], files: new Set(p.selection.files) });
+  }
+  return waves.map((w) => w.faults);
+}
+
+function logged(row: FaultRow, log: (line: string) => void): FaultRow {
+  log(`  ${row.killed ? '✓ killed  ' : '✗ SURVIVED'} ${row.fault.padEnd(34)} ${row.rules.map((r) => `${r.id}=${r.verdict}`).join(' ')}`);
+  return row;
+}
+
+function rowOf(fault: FaultName, verdicts: RuleVerdict[], durationMs: number): FaultRow {
+  const rules = FAULTS[fault].rules as readonly RuleId[];
+  return {
+    fault,
+    description: FAULTS[fault].description,
+    rules: rules.map((id) => ({
+      id,
+      level: requirement(id).level,
+      verdict: LOAD_VERIFIED_RULES.includes(id) ? 'load-harness' : (verdicts.find((v) => v.id === id)?.verdict ?? 'not-verified'),
+    })),
+    killed: rules.every((id) => LOAD_VERIFIED_RULES.includes(id) || caught(verdicts.find((v) => v.id === id))),
+    durationMs,
+  };
 }
 
 /** A MUST rule is caught by `fail`, or by `warn` when what broke is a SHOULD-level case of it (AUTH-03's bare key). */
