@@ -8,6 +8,9 @@ export default defineConfig({
         test: {
           name: 'harness',
           include: ['test/**/*.test.ts'],
+          // why: the slow files wait on child processes, servers and real-time load, not the CPU; vitest's default
+          // (cores - 1) would run them one after another on a 2-core machine
+          maxWorkers: 4,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
