@@ -1,6 +1,7 @@
-// Rate-limit tests share the target's token buckets. Each declares how it uses them (`conformance(…, { buckets })`);
-// the runner's bucket plan (harness/runner/bucket-plan.ts) lets a test start once every earlier test it conflicts
-// with has finished, so tests on independent buckets run at the same time, across files and worker threads.
+// Tests share the target's token buckets. Rate-limit tests declare how they use them (`conformance(…, { buckets })`);
+// every other test reads them all. The runner's bucket plan (harness/runner/bucket-plan.ts) lets a test start once
+// every earlier test it conflicts with has finished, so tests on independent buckets run at the same time, across
+// files and worker threads, and the functional tests never meet a bucket a rate-limit test exhausts or measures.
 import { BroadcastChannel } from 'node:worker_threads';
 import { inject } from 'vitest';
 
@@ -17,6 +18,16 @@ export type Bucket = `${Environment} ${Category}`;
  */
 export type BucketUse = 'reads' | 'drains' | 'measures';
 export type BucketUses = Partial<Record<Bucket, BucketUse>>;
+
+/** What a test that declares nothing does: it draws on every bucket and needs tokens left. */
+export const READS_EVERY_BUCKET: BucketUses = {
+  'primary trigger': 'reads',
+  'primary configuration': 'reads',
+  'primary global': 'reads',
+  'secondary trigger': 'reads',
+  'secondary configuration': 'reads',
+  'secondary global': 'reads',
+};
 
 /** Whether two tests may not hold their buckets at the same time. */
 export function conflict(a: BucketUses, b: BucketUses): boolean {

@@ -8,7 +8,7 @@ import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { ExchangeFailed } from '../http/api-client.ts';
 import { attachExchanges } from '../report/allure-attachments.ts';
 import type { TargetProfile } from '../target-profile.ts';
-import type { BucketUses } from './buckets.ts';
+import { READS_EVERY_BUCKET, type BucketUses } from './buckets.ts';
 import { conformanceTest, type ConformanceFixtures } from './fixtures.ts';
 import type { ConformanceMeta, Observation, SkipOutcome } from './meta.ts';
 import { Skip } from './skip.ts';
@@ -22,7 +22,7 @@ export interface ConformanceOptions {
   /** A MUST rule whose RULES.md text makes this particular case SHOULD-level (e.g. AUTH-03's bare key). */
   level?: 'SHOULD';
   timeoutMs?: number;
-  /** The target's buckets the test uses, and how: it then runs under the runner's bucket plan (buckets.ts). */
+  /** The target's buckets the test uses, and how (buckets.ts); by default it reads them all. */
   buckets?: BucketUses;
 }
 
@@ -50,8 +50,8 @@ export function conformance(
   // Tests wait on the network, not the CPU, so they run concurrently; rate-limit tests never do (shared buckets).
   const register = ids.every((id) => requirement(id).area === 'RL') ? conformanceTest : conformanceTest.concurrent;
   const timeoutMs = options.timeoutMs ?? profile.timeouts.testMs;
-  // A test under the bucket plan may wait for earlier tests: its own time limit starts once it holds its buckets.
-  const testOptions = options.buckets ? { timeout: profile.timeouts.runMs, meta: { buckets: options.buckets } } : { timeout: timeoutMs };
+  // Under the bucket plan a test may wait for earlier ones: its own time limit starts once it holds its buckets.
+  const testOptions = { timeout: profile.timeouts.runMs, meta: { buckets: options.buckets ?? READS_EVERY_BUCKET } };
   // Vitest reads the fixtures a test uses from its destructuring pattern, so every fixture is named here.
   register(`${title} [${ids.join(', ')}]`, testOptions, async ({ task, skip: vitestSkip, api, target, ids: idFactory, cleanup, provision, lease }) => {
     const ctx = { task, skip: vitestSkip, api, target, ids: idFactory, cleanup, provision };
@@ -79,8 +79,7 @@ export function conformance(
     try {
       const note = (text: string) => void (meta.notes ??= []).push(api.redactor.text(text));
       await lease.acquire();
-      const body = fn({ api, target, ids: idFactory, cleanup, provision, notVerified, note });
-      await (options.buckets ? withinMs(body, timeoutMs) : body);
+      await withinMs(fn({ api, target, ids: idFactory, cleanup, provision, notVerified, note }), timeoutMs);
     } catch (error) {
       if (error instanceof Skip) skip(error.outcome, error.reason);
       meta.evidence = ctx.api.exchanges.slice(-3).map(describeExchange);
@@ -92,11 +91,11 @@ export function conformance(
   });
 }
 
-/** The test's own time limit when vitest's counts from the plan's grant instead (timeouts.testMs). */
+/** The test's own time limit, counted from the plan's grant (timeouts.testMs). */
 async function withinMs(body: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Test timed out in ${ms}ms (timeouts.testMs, counted from when it held its buckets)`)), ms);
+    timer = setTimeout(() => reject(new Error(`Test timed out in ${ms}ms (timeouts.testMs)`)), ms);
   });
   try {
     await Promise.race([body, expired]);

@@ -1,54 +1,70 @@
-// Grants rate-limit tests their buckets in plan order: a test starts once every earlier test on the same target that
-// it conflicts with (buckets.ts) has finished. Earlier means in an earlier file of the plan, or earlier in its file.
-// Tests run in worker threads of this process and ask over a BroadcastChannel; vitest's reporter events say which
-// tests each file holds (with the buckets they declared) and when a test is over, even one that never asked.
+// Grants tests their buckets in plan order: a test starts once every earlier test on the same target that it
+// conflicts with (buckets.ts) has finished. Earlier means in an earlier file of the plan, or earlier in its file; vitest
+// starts the files in plan order, so an earlier file is always running or done. Tests run in worker threads of this
+// process and ask over a BroadcastChannel; vitest's reporter events say which tests each file holds (with the
+// buckets they use) and when a test is over, even one that never asked.
 import { randomBytes } from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
 import type { TestCase, TestModule } from 'vitest/node';
 import { conflict, type BucketUses, type PlanMessage } from '../conformance/buckets.ts';
 
 interface Entry {
-  test: string;
+  file: string;
   target: string;
   /** Position in the plan: file index, then declaration order. */
   order: [number, number];
   uses: BucketUses;
   finished: boolean;
+  /** Earlier conflicting tests not finished yet. */
+  waitingFor: number;
+  /** Later conflicting tests, which wait for this one. */
+  blocks: Entry[];
 }
 
 export class BucketPlan {
   readonly channelName = `conformance-bucket-plan-${randomBytes(4).toString('hex')}`;
   private readonly channel = new BroadcastChannel(this.channelName);
-  private files: string[] = [];
+  private files = new Map<string, number>();
   private targetOf: (file: string) => string = () => '';
   private readonly collected = new Set<string>();
   private readonly entries = new Map<string, Entry>();
   private readonly finished = new Set<string>();
   private readonly waiting = new Map<string, string>();
+  private readonly lastFinished = new Map<string, number>();
 
   constructor() {
     this.channel.unref();
     this.channel.onmessage = (event) => this.receive((event as { data: PlanMessage }).data);
   }
 
-  /** Starts a run whose planned tests live in `files`, in this order; `targetOf` names the target of a file. */
+  /** Starts a run of `files`, in this order; `targetOf` names the target of a file. */
   begin(files: string[], targetOf: (file: string) => string): void {
-    this.files = files;
+    this.files = new Map(files.map((file, index) => [file, index]));
     this.targetOf = targetOf;
-    this.collected.clear();
-    this.entries.clear();
-    this.finished.clear();
-    this.waiting.clear();
+    for (const state of [this.collected, this.entries, this.finished, this.waiting, this.lastFinished]) state.clear();
   }
 
-  /** Reporter event: a file's tests and the buckets they declared are known. */
+  /** When the last test of `file` finished (performance.now()), if any did. */
+  finishedAt(file: string): number | undefined {
+    return this.lastFinished.get(file);
+  }
+
+  /** Reporter event: a file's tests and the buckets they use are known. */
   onTestModuleCollected(module: TestModule): void {
-    const index = this.files.indexOf(module.moduleId);
-    if (index < 0) return;
+    const index = this.files.get(module.moduleId);
+    if (index === undefined) return;
     let position = 0;
     for (const test of module.children.allTests()) {
       const uses = test.meta().buckets;
-      if (uses) this.entries.set(test.id, { test: test.id, target: this.targetOf(module.moduleId), order: [index, position++], uses, finished: this.finished.has(test.id) });
+      if (!uses) continue;
+      const entry: Entry = { file: module.moduleId, target: this.targetOf(module.moduleId), order: [index, position++], uses, finished: this.finished.has(test.id), waitingFor: 0, blocks: [] };
+      for (const other of this.entries.values()) {
+        if (other.target !== entry.target || !conflict(other.uses, entry.uses)) continue;
+        const [first, second] = before(other.order, entry.order) ? [other, entry] : [entry, other];
+        first.blocks.push(second);
+        if (!first.finished) second.waitingFor++;
+      }
+      this.entries.set(test.id, entry);
     }
     this.collected.add(module.moduleId);
     this.grantWhatCan();
@@ -71,9 +87,14 @@ export class BucketPlan {
   }
 
   private finish(test: string): void {
+    if (this.finished.has(test)) return;
     this.finished.add(test);
     const entry = this.entries.get(test);
-    if (entry) entry.finished = true;
+    if (entry) {
+      entry.finished = true;
+      for (const later of entry.blocks) later.waitingFor--;
+      this.lastFinished.set(entry.file, performance.now());
+    }
     this.grantWhatCan();
   }
 
@@ -86,18 +107,14 @@ export class BucketPlan {
   }
 
   private mayStart(test: string, file: string): boolean {
-    const index = this.files.indexOf(file);
-    if (index < 0) return true; // not part of the plan
+    const index = this.files.get(file);
+    if (index === undefined) return true; // not part of the plan
+    // Tests of an earlier file on the same target that is not collected yet are unknown: wait for them.
     const target = this.targetOf(file);
-    // Tests of an earlier file that is not collected yet are unknown: wait for them.
-    if (this.files.slice(0, index + 1).some((f) => this.targetOf(f) === target && !this.collected.has(f))) return false;
-    const entry = this.entries.get(test);
-    if (!entry) return true;
-    for (const other of this.entries.values()) {
-      if (other.finished || other.target !== target || !before(other.order, entry.order)) continue;
-      if (conflict(other.uses, entry.uses)) return false;
+    for (const [other, otherIndex] of this.files) {
+      if (otherIndex <= index && !this.collected.has(other) && this.targetOf(other) === target) return false;
     }
-    return true;
+    return (this.entries.get(test)?.waitingFor ?? 0) === 0;
   }
 }
 

@@ -1,11 +1,12 @@
 // Runs the conformance suites in-process with vitest and returns what each test recorded.
-// Rate-limit suites never run beside the functional ones: those that need full buckets run before them, those that
-// exhaust a bucket after them (rate-limit-phases.ts); within a phase the bucket plan orders their tests.
+// One vitest run starts the files in plan order: the rate-limit suites that need full buckets, the functional suites,
+// the rate-limit suites that exhaust a bucket (rate-limit-phases.ts); the bucket plan starts each test once no
+// earlier test it conflicts with is unfinished, so the rate-limit suites never run beside the functional ones.
 // A session can run several times (e.g. once per reference fault) without paying vitest's start-up again.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createVitest, type TestSpecification, type Vitest } from 'vitest/node';
+import { BaseSequencer, createVitest, type TestSpecification, type Vitest } from 'vitest/node';
 import { Redactor } from '../http/redactor.ts';
 import { secretsOf } from '../http/api-client.ts';
 import { cleanAllureResults, ConformanceAllureReporter } from '../report/allure-reporter.ts';
@@ -27,7 +28,7 @@ declare module 'vitest' {
 export interface SuiteRun {
   records: TestRecord[];
   errors: string[];
-  /** Wall-clock time of the functional phase and of the two rate-limit phases together. */
+  /** Wall-clock time of the functional suites and of the rate-limit suites before and after them together. */
   phases?: { functionalMs: number; rateLimitMs: number };
   /** When the buckets the rate-limit suites exhausted are full again (epoch ms), as the target's headers said. */
   bucketsFullAt?: number;
@@ -88,6 +89,7 @@ export class SuiteSession {
         reporters: allure ? [relay, allure] : [relay],
         ...(allure ? { setupFiles: [fileURLToPath(import.meta.resolve('allure-vitest/setup'))] } : {}),
         include: ['suites/**/*.test.ts'],
+        sequence: { sequencer: GivenOrder },
         provide: { target: initial, targetsByFile: {}, allure: allure !== undefined, bucketPlan: plan.channelName },
         testTimeout: initial.timeouts.testMs,
         hookTimeout: initial.timeouts.testMs,
@@ -132,7 +134,8 @@ export class SuiteSession {
     this.vitest.provide('target', parts[0]!.profile);
     this.vitest.provide('targetsByFile', parts.length > 1 ? Object.fromEntries(all.map((s) => [s.moduleId, profileOf(s.moduleId)])) : {});
     const rateLimit = rateLimitPhases(all);
-    const functional = all.filter((s) => !isRateLimitSuite(s.moduleId));
+    const functional = all.filter((s) => !isRateLimitSuite(s.moduleId)).sort((a, b) => sizeOf(b) - sizeOf(a));
+    const ordered = [...rateLimit.beforeFunctional, ...functional, ...rateLimit.afterFunctional];
     let expired = false;
     const deadline = options.deadlineMs
       ? setTimeout(() => {
@@ -140,31 +143,31 @@ export class SuiteSession {
           void this.vitest.cancelCurrentRun('keyboard-input');
         }, options.deadlineMs)
       : undefined;
-    const phases = { functionalMs: 0, rateLimitMs: 0 };
-    const timed = async (specs: TestSpecification[], planned: boolean): Promise<number> => {
-      const started = performance.now();
-      if (specs.length === 0 || expired) return 0;
-      this.plan.begin(planned ? specs.map((s) => s.moduleId) : [], (file) => profileOf(file).baseUrl);
-      await this.vitest.runTestSpecifications(specs, false);
-      return performance.now() - started;
-    };
+    const started = performance.now();
     try {
-      phases.rateLimitMs += await timed(rateLimit.beforeFunctional, true);
-      phases.functionalMs += await timed(functional, false);
-      phases.rateLimitMs += await timed(rateLimit.afterFunctional, true);
+      this.plan.begin(
+        ordered.map((s) => s.moduleId),
+        (file) => profileOf(file).baseUrl,
+      );
+      if (ordered.length > 0) await this.vitest.runTestSpecifications(ordered, false);
     } finally {
       clearTimeout(deadline);
       this.collector = undefined;
     }
+    // The phases follow each other: each ends when its last test does.
+    const endOf = (specs: TestSpecification[], from: number) => Math.max(from, ...specs.map((s) => this.plan.finishedAt(s.moduleId) ?? from));
+    const beforeEnd = endOf(rateLimit.beforeFunctional, started);
+    const functionalEnd = endOf(functional, beforeEnd);
+    const end = Math.max(functionalEnd, performance.now());
+    const phases = { functionalMs: Math.round(functionalEnd - beforeEnd), rateLimitMs: Math.round(beforeEnd - started + (end - functionalEnd)) };
     if (expired) collector.errors.push(`the run was stopped after ${options.deadlineMs} ms (timeouts.runMs); tests that had not finished have no verdict`);
-    const rounded = { functionalMs: Math.round(phases.functionalMs), rateLimitMs: Math.round(phases.rateLimitMs) };
     // Records and errors go to the part whose file they name; an error that names no file goes to every part.
     const partOfRelative = new Map([...partOf].map(([file, index]) => [relative(REPO_ROOT, file), index]));
     const namedPart = (error: string) => [...partOfRelative].find(([file]) => error.includes(file))?.[1];
     return parts.map((_, index) => ({
       records: collector.records.filter((r) => parts.length === 1 || partOfRelative.get(r.file) === index),
       errors: collector.errors.filter((e) => [undefined, index].includes(namedPart(e))),
-      phases: rounded,
+      phases,
       ...(collector.bucketsFullAt ? { bucketsFullAt: collector.bucketsFullAt } : {}),
     }));
   }
@@ -174,6 +177,16 @@ export class SuiteSession {
     await this.vitest.close();
   }
 }
+
+/** Vitest starts the files in the order given: the bucket plan's order. */
+class GivenOrder extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return [...files];
+  }
+}
+
+/** Larger functional files first, so that no long one starts last (vitest's own default without a results cache). */
+const sizeOf = (spec: TestSpecification) => statSync(spec.moduleId).size;
 
 /** With --rules, a suite file that names none of the selected rule IDs has nothing to run: skip loading it. */
 function mentionsSelectedRule(spec: TestSpecification, rules: string[]): boolean {
