@@ -140,6 +140,7 @@ export class SuiteSession {
     const deadline = options.deadlineMs
       ? setTimeout(() => {
           expired = true;
+          collector.stopped = true;
           void this.vitest.cancelCurrentRun('keyboard-input');
         }, options.deadlineMs)
       : undefined;
