@@ -23,7 +23,7 @@ async function hostile(kind: Hostility, { onTestFinished }: TestContext): Promis
 async function runAgainst(url: string, rules?: string, runBoundMs = 120_000) {
   const dir = mkdtempSync(join(tmpdir(), 'cft-hostile-'));
   const bounds = { CONFORMANCE_REQUEST_TIMEOUT_MS: String(REQUEST_BOUND_MS), CONFORMANCE_RUN_TIMEOUT_MS: String(runBoundMs) };
-  const result = await runCli(['run', '--target', url, '--api-key', 'hostile-test-key', '--report-dir', dir, ...(rules ? ['--rules', rules] : [])], bounds);
+  const result = await runCli(['run', '--target', url, '--api-key', 'hostile-test-key', '--report-dir', dir, ...(rules ? ['--rules', rules] : [])], bounds, undefined, { timed: runBoundMs === RUN_BOUND_MS });
   const reportFile = join(dir, 'conformance.json');
   const report = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : undefined;
   return { ...result, report };
