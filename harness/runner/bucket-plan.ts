@@ -31,6 +31,8 @@ export class BucketPlan {
   private readonly finished = new Set<string>();
   private readonly waiting = new Map<string, string>();
   private readonly lastFinished = new Map<string, number>();
+  /** When the first test of the run was let start (performance.now()). */
+  firstGrantAt: number | undefined;
 
   constructor() {
     this.channel.unref();
@@ -42,6 +44,7 @@ export class BucketPlan {
     this.files = new Map(files.map((file, index) => [file, index]));
     this.targetOf = targetOf;
     for (const state of [this.collected, this.entries, this.finished, this.waiting, this.lastFinished]) state.clear();
+    this.firstGrantAt = undefined;
   }
 
   /** When the last test of `file` finished (performance.now()), if any did. */
@@ -102,6 +105,7 @@ export class BucketPlan {
     for (const [test, file] of this.waiting) {
       if (!this.mayStart(test, file)) continue;
       this.waiting.delete(test);
+      this.firstGrantAt ??= performance.now();
       this.channel.postMessage({ kind: 'granted', test } satisfies PlanMessage);
     }
   }

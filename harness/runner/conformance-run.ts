@@ -57,7 +57,8 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
           await waitUntil(runs.at(-1)?.bucketsFullAt, REFILL_WAIT_LIMIT_MS);
           const runProfile = i === 1 ? profile : { ...profile, runPrefix: `${profile.runPrefix}r${i}` };
           const run = await session.run(runProfile, { ...(files ? { files } : {}), ...(io.onRecord ? { onRecord: io.onRecord } : {}), deadlineMs: settings.timeouts.runMs });
-          if (run.phases) io.log(`Functional suites ${(run.phases.functionalMs / 1000).toFixed(1)} s, rate-limit suites ${(run.phases.rateLimitMs / 1000).toFixed(1)} s`);
+          const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+          if (run.phases) io.log(`Functional suites ${s(run.phases.functionalMs)}, rate-limit suites ${s(run.phases.rateLimitMs)} (suite workers starting ${s(run.phases.startupMs)})`);
           runs.push(run);
         }
       } finally {

@@ -28,8 +28,11 @@ declare module 'vitest' {
 export interface SuiteRun {
   records: TestRecord[];
   errors: string[];
-  /** Wall-clock time of the functional suites and of the rate-limit suites before and after them together. */
-  phases?: { functionalMs: number; rateLimitMs: number };
+  /**
+   * Wall-clock time until the first test started (workers importing the suites), of the functional suites, and of
+   * the rate-limit suites before and after them together.
+   */
+  phases?: { startupMs: number; functionalMs: number; rateLimitMs: number };
   /** When the buckets the rate-limit suites exhausted are full again (epoch ms), as the target's headers said. */
   bucketsFullAt?: number;
 }
@@ -156,11 +159,13 @@ export class SuiteSession {
       this.collector = undefined;
     }
     // The phases follow each other: each ends when its last test does.
+    const firstTest = Math.max(started, this.plan.firstGrantAt ?? started);
     const endOf = (specs: TestSpecification[], from: number) => Math.max(from, ...specs.map((s) => this.plan.finishedAt(s.moduleId) ?? from));
-    const beforeEnd = endOf(rateLimit.beforeFunctional, started);
+    const beforeEnd = endOf(rateLimit.beforeFunctional, firstTest);
     const functionalEnd = endOf(functional, beforeEnd);
     const end = Math.max(functionalEnd, performance.now());
-    const phases = { functionalMs: Math.round(functionalEnd - beforeEnd), rateLimitMs: Math.round(beforeEnd - started + (end - functionalEnd)) };
+    const ms = (from: number, to: number) => Math.round(to - from);
+    const phases = { startupMs: ms(started, firstTest), functionalMs: ms(beforeEnd, functionalEnd), rateLimitMs: ms(firstTest, beforeEnd) + ms(functionalEnd, end) };
     if (expired) collector.errors.push(`the run was stopped after ${options.deadlineMs} ms (timeouts.runMs); tests that had not finished have no verdict`);
     // Records and errors go to the part whose file they name; an error that names no file goes to every part.
     const partOfRelative = new Map([...partOf].map(([file, index]) => [relative(REPO_ROOT, file), index]));
