@@ -1,4 +1,5 @@
 // Runs planned scenarios one after another on one engine, with a refill pause between them, and judges them.
+// Given a target of its own per scenario (embedded references), the scenarios run at once instead: no bucket is shared.
 import { join } from 'node:path';
 import { parseRateLimitPolicy } from '../harness/checks/rate-limit-policy.ts';
 import { findK6, runScenarioK6 } from './k6/runner.ts';
@@ -11,6 +12,8 @@ import { judgeTimelines, type LoadRuleVerdict } from './verdict/judge.ts';
 export interface LoadRunInput {
   baseUrl: string;
   apiKey: string;
+  /** One target per plan, each with buckets of its own: the plans run at once, without refill pauses. */
+  targetPerPlan?: { baseUrl: string; apiKey: string }[];
   engine: 'node' | 'k6';
   plans: ScenarioPlan[];
   expectedRps: number;
@@ -39,6 +42,14 @@ export function refillSeconds(timeline: Timeline | undefined, gapS: number): num
 }
 
 export async function runLoad(input: LoadRunInput): Promise<LoadRunResult> {
+  const runs = input.targetPerPlan
+    ? await Promise.all(input.plans.map((plan, i) => runInTurn({ ...input, ...input.targetPerPlan![i]!, plans: [plan] })))
+    : [await runInTurn(input)];
+  const timelines = runs.flatMap((r) => r.timelines);
+  return { timelines, verdicts: judgeTimelines(timelines, input.expectedRps), leaks: runs.flatMap((r) => r.leaks) };
+}
+
+async function runInTurn(input: LoadRunInput): Promise<Omit<LoadRunResult, 'verdicts'>> {
   const k6 = input.engine === 'k6' ? findK6() : undefined;
   const fixture = await provisionFixture(input.baseUrl, input.apiKey);
   const timelines: Timeline[] = [];
@@ -59,5 +70,5 @@ export async function runLoad(input: LoadRunInput): Promise<LoadRunResult> {
   } finally {
     leaks = await fixture.cleanup();
   }
-  return { timelines, verdicts: judgeTimelines(timelines, input.expectedRps), leaks };
+  return { timelines, leaks };
 }
