@@ -4,7 +4,7 @@
 // order listed here.
 import { basename } from 'node:path';
 
-const RATE_LIMIT_DIR = /[\\/]suites[\\/]rate-limits[\\/]/;
+const RATE_LIMIT_DIR = /(^|[\\/])suites[\\/]rate-limits[\\/]/;
 
 export const RATE_LIMIT_PHASES = {
   // IDEM-08 first: it needs the configuration bucket full, and every other test here draws on it.

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TestModule } from 'vitest/node';
 import { conflict, type BucketUses, type PlanMessage } from '../../harness/conformance/buckets.ts';
 import { BucketPlan } from '../../harness/runner/bucket-plan.ts';
-import { RATE_LIMIT_PHASES, rateLimitPhases } from '../../harness/runner/rate-limit-phases.ts';
+import { isRateLimitSuite, RATE_LIMIT_PHASES, rateLimitPhases } from '../../harness/runner/rate-limit-phases.ts';
 
 describe('bucket uses', () => {
   it('let reads share a bucket with reads and drains with drains, never a measure', () => {
@@ -74,6 +74,10 @@ describe('the rate-limit phases', () => {
     const files = readdirSync(new URL('../../suites/rate-limits/', import.meta.url)).filter((f) => f.endsWith('.test.ts'));
     const named: string[] = [...RATE_LIMIT_PHASES.beforeFunctional, ...RATE_LIMIT_PHASES.afterFunctional];
     expect(files.map((f) => f.replace(/\.test\.ts$/, '')).sort()).toEqual(named.sort());
+  });
+
+  it('know a rate-limit suite by its absolute or relative path', () => {
+    expect(['/repo/suites/rate-limits/headers.test.ts', 'suites/rate-limits/headers.test.ts', 'suites/trigger/recipients.test.ts'].map(isRateLimitSuite)).toEqual([true, true, false]);
   });
 
   it('keep the plan order and leave functional suites out', () => {
