@@ -109,10 +109,10 @@ function selectionFor(rules: readonly RuleId[], filesOf: Map<string, Set<string>
   return { rules: [...suiteRules], files: [...new Set(suiteRules.flatMap((r) => [...filesOf.get(r)!]))], rateLimitPhase: true };
 }
 
-/** Groups faults, in catalog order, into runs in which no suite file serves two faults (first fit). */
+/** Groups faults into runs in which no suite file serves two faults (first fit, faults with the most files first). */
 function inWaves(proved: Proved[]): Proved[][] {
   const waves: { faults: Proved[]; files: Set<string> }[] = [];
-  for (const p of proved) {
+  for (const p of [...proved].sort((a, b) => b.selection.files.length - a.selection.files.length)) {
     const wave = waves.find((w) => p.selection.files.every((f) => !w.files.has(f)));
     if (wave) {
       wave.faults.push(p);
