@@ -1,12 +1,13 @@
 // The floors of the house (docs/ARCHITECTURE.md), guarded on every `npm test`: an import may only go down.
 //   cli/                                   the command line: every command
 //   mutation/                              the mutation run's vitest setup (beside cli/, on top: `npm run mutation`)
+//   bench/                                 npm run bench:suite: times the commands from outside, as child processes
 //   suites/ → fixtures/ → harness/ | load/ the suite runner and the load harness, side by side
 //   report/ → config/                      what both use: verdicts, reports and their writers, redaction; settings
 //   reference/ | schemas/ → requirements/  the reference, the wire formats, the rule catalog
 // Dependency-cruiser 17.4.3 is pinned: 18.x needs Node.js 22, and this project supports Node.js 20.19.
 
-const ROOMS = ['cli', 'mutation', 'suites', 'fuzz', 'diff', 'fixtures', 'harness', 'load', 'report', 'config', 'reference', 'schemas', 'requirements'];
+const ROOMS = ['cli', 'mutation', 'bench', 'suites', 'fuzz', 'diff', 'fixtures', 'harness', 'load', 'report', 'config', 'reference', 'schemas', 'requirements'];
 /** A path pattern for the named rooms. */
 const rooms = (...names) => `^(${names.join('|')})/`;
 /** Every room but the named ones. */
@@ -38,6 +39,7 @@ module.exports = {
       to: { path: rooms('mutation') },
     },
     never('mutation-starts-what-a-run-starts', 'mutation', rooms('cli', 'suites', 'fuzz', 'diff', 'fixtures', 'load'), 'mutation/ starts the reference and hands the suites their target as a run does (harness/, config/); it imports no suite.'),
+    never('bench-times-from-outside', 'bench', roomsBut('bench'), 'bench/ times `conformance run` and `npm test` as a user runs them, in child processes: it imports no room.'),
     {
       name: 'bin-enters-through-cli',
       comment: 'bin/conformance.js only starts cli/main.ts.',

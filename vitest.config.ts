@@ -9,6 +9,13 @@ export default defineConfig({
         test: {
           name: 'harness',
           include: ['test/**/*.test.ts'],
+          // why: the slow files wait on child processes, servers and real-time load, not the CPU; vitest's default
+          // (cores - 1) would run them one after another on a 2-core machine
+          maxWorkers: 4,
+          // Worker threads that keep their module cache between files: a fresh process per file re-imports vitest,
+          // the reference and the schema validators each time
+          pool: 'threads',
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

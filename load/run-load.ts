@@ -1,4 +1,5 @@
 // Runs planned scenarios one after another on one engine, with a refill pause between them, and judges them.
+// Given a target of its own per scenario (embedded references), the scenarios run at once instead: no bucket is shared.
 import { join } from 'node:path';
 import { parseRateLimitPolicy } from '../schemas/rate-limit-policy.ts';
 import { runScenarioK6 } from './k6/runner.ts';
@@ -13,6 +14,8 @@ import { judgeTimelines, type LoadRuleVerdict } from './verdict/judge.ts';
 export interface LoadRunInput {
   baseUrl: string;
   apiKey: string;
+  /** One target per plan, each with buckets of its own: the plans run at once, without refill pauses. */
+  targetPerPlan?: { baseUrl: string; apiKey: string }[];
   engine: 'node' | 'k6';
   /** The k6 binary (checked by the caller) when engine is k6. */
   k6?: string;
@@ -51,6 +54,14 @@ export function refillSeconds(timeline: Timeline | undefined, gapS: number): num
 
 export async function runLoad(input: LoadRunInput): Promise<LoadRunResult> {
   if (input.engine === 'k6' && !input.k6) throw new Error('runLoad: engine k6 without a k6 binary');
+  const runs = input.targetPerPlan
+    ? await Promise.all(input.plans.map((plan, i) => runInTurn({ ...input, ...input.targetPerPlan![i]!, plans: [plan] })))
+    : [await runInTurn(input)];
+  const timelines = runs.flatMap((r) => r.timelines);
+  return { timelines, verdicts: judgeTimelines(timelines, input.expectedRps), leaks: runs.flatMap((r) => r.leaks), notRun: runs.flatMap((r) => r.notRun) };
+}
+
+async function runInTurn(input: LoadRunInput): Promise<Omit<LoadRunResult, 'verdicts'>> {
   const fixture = await provisionFixture(input.baseUrl, input.apiKey);
   input.onFixture?.([`workflow ${fixture.workflowId}`, `subscribers ${fixture.subscriberId} and ${fixture.bulkSubscriberId}`]);
   const timelines: Timeline[] = [];
@@ -61,7 +72,8 @@ export async function runLoad(input: LoadRunInput): Promise<LoadRunResult> {
     let plans = input.plans;
     if (input.fitPlans) {
       const probed = await probeDeclaredLimits(input.baseUrl, input.apiKey, fixture);
-      plans = input.fitPlans(probed.declared);
+      // why: a run of some of the plans (one per target) fits only its own
+      plans = input.fitPlans(probed.declared).filter((fitted) => input.plans.some((p) => p.scenario === fitted.scenario));
       input.log(`  declared: ${Object.entries(probed.policies).map(([c, p]) => `${c} "${p}"`).join(', ') || 'no RateLimit-Policy'}`);
       for (const line of fittedPhases(input.plans, plans)) input.log(`  ${line}`);
     }
@@ -87,7 +99,7 @@ export async function runLoad(input: LoadRunInput): Promise<LoadRunResult> {
     // why: a run that throws returns no result, so what it left behind is said here
     if (!finished && leaks.length > 0) input.log(`Could not remove: ${leaks.join('; ')}`);
   }
-  return { timelines, verdicts: judgeTimelines(timelines, input.expectedRps), leaks, notRun };
+  return { timelines, leaks, notRun };
 }
 
 /** The refill pause between scenarios, cut short by a Ctrl-C. */

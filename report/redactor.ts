@@ -38,10 +38,15 @@ export class Redactor {
 
 /** The redactor of a run: every key of the target, each replaced by the variable a reproducer reads it from. */
 export function redactorFor(target: { keys: TargetKeys }): Redactor {
+  return new Redactor(secretsOf(target));
+}
+
+/** A target's keys as secrets (a run over several targets, such as the fault proof's, redacts all of them). */
+export function secretsOf(target: { keys: TargetKeys }): Secret[] {
   const { primary, secondary, restricted } = target.keys;
-  return new Redactor([
+  return [
     { value: primary, placeholder: SECRET_PLACEHOLDERS.apiKey },
     ...(secondary ? [{ value: secondary, placeholder: SECRET_PLACEHOLDERS.secondaryApiKey }] : []),
     ...(restricted ? [{ value: restricted, placeholder: SECRET_PLACEHOLDERS.restrictedApiKey }] : []),
-  ]);
+  ];
 }

@@ -92,8 +92,10 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
   const plans: ScenarioPlan[] = planAll();
   const requests = plans.reduce((s, p) => s + p.requestCount, 0);
   const seconds = plans.reduce((s, p) => s + p.durationMs, 0) / 1000;
-  const gaps = profile.gapS * (plans.length - 1);
-  io.log(`Plan: ${plans.length} scenario(s), ${requests} requests over ${seconds.toFixed(1)} s of load (+ ≥ ${gaps.toFixed(1)} s refill pauses), engine ${opts.engine}, profile ${opts.profile}, trigger limit ${expectedRps}/s`);
+  // why: with the node engine each scenario gets an embedded reference of its own and they all run at once (no refill pauses)
+  const together = embedded && opts.engine === 'node' && plans.length > 1;
+  const gaps = together ? 'scenarios at once, each against its own embedded reference' : `+ ≥ ${(profile.gapS * (plans.length - 1)).toFixed(1)} s refill pauses`;
+  io.log(`Plan: ${plans.length} scenario(s), ${requests} requests over ${seconds.toFixed(1)} s of load (${gaps}), engine ${opts.engine}, profile ${opts.profile}, trigger limit ${expectedRps}/s`);
   for (const p of plans) io.log(`  ${p.scenario}: ${p.requestCount} requests, ${(p.durationMs / 1000).toFixed(1)} s (${p.phases.map((ph) => `${ph.name} ${(ph.durationMs / 1000).toFixed(1)} s`).join(', ')})`);
   if (beyondBounds(plans)) return usage(`the plan exceeds the bounds (${MAX_REQUESTS} requests, ${MAX_DURATION_S} s): lower --duration or --rate-limit-rps`);
   // why: phases lengthened for a declared burst must stay inside the same bounds
@@ -103,25 +105,28 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
     return fitted;
   };
 
-  let reference: RunningReference | undefined;
+  let references: RunningReference[] = [];
   const startedAt = new Date();
   try {
     if (embedded) {
-      reference = await startReference({
+      const options = {
         regional: false,
         faults: faults as FaultName[],
         rateLimits: { trigger: expectedRps },
         ...(profile.embedded.windowSeconds ? { rateLimitWindowSeconds: profile.embedded.windowSeconds } : {}),
-      });
-      io.log(`Target: embedded reference at ${reference.baseUrl}${faults.length ? ` with faults ${faults.join(', ')}` : ''}`);
+      };
+      references = await Promise.all(Array.from({ length: together ? plans.length : 1 }, () => startReference(options)));
+      const where = together ? `${references.length} embedded references, one per scenario` : `embedded reference at ${references[0]!.baseUrl}`;
+      io.log(`Target: ${where}${faults.length ? ` with faults ${faults.join(', ')}` : ''}`);
     } else io.log(`Target: ${opts.target}`);
-    const baseUrl = reference?.baseUrl ?? opts.target!;
-    const apiKey = reference?.apiKeys.dev ?? opts.apiKey!;
+    const baseUrl = references[0]?.baseUrl ?? opts.target!;
+    const apiKey = references[0]?.apiKeys.dev ?? opts.apiKey!;
+    const targetPerPlan = references.length > 1 ? references.map((r) => ({ baseUrl: r.baseUrl, apiKey: r.apiKeys.dev })) : undefined;
     mkdirSync(opts.reportDir, { recursive: true });
     // why: a run that ends without a verdict must not leave an earlier run's load.json to be read as its own
     rmSync(join(opts.reportDir, 'load.json'), { force: true });
     const result = await runLoad({
-      ...{ baseUrl, apiKey, engine: opts.engine, ...(k6 ? { k6: k6.k6 } : {}), plans, fitPlans, expectedRps, gapS: profile.gapS, reportDir: opts.reportDir, log: io.log },
+      ...{ baseUrl, apiKey, ...(targetPerPlan ? { targetPerPlan } : {}), engine: opts.engine, ...(k6 ? { k6: k6.k6 } : {}), plans, fitPlans, expectedRps, gapS: profile.gapS, reportDir: opts.reportDir, log: io.log },
       ...(io.signal ? { signal: io.signal } : {}),
       ...(io.onFixture ? { onFixture: io.onFixture } : {}),
     });
@@ -144,6 +149,6 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
     if ((e.code ?? e.cause?.code) === 'ECONNREFUSED') return usage(`the target ${opts.target} is unreachable (connection refused)`);
     throw error;
   } finally {
-    await reference?.close();
+    await Promise.all(references.map((r) => r.close()));
   }
 }

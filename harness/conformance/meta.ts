@@ -1,3 +1,5 @@
+import type { BucketUses } from './buckets.ts';
+
 // What a conformance test reports beyond pass/fail; travels from the worker to the reporter in task.meta.
 import type { Leak, Observation, SkipOutcome } from '../../report/test-record.ts';
 
@@ -19,5 +21,9 @@ export interface ConformanceMeta {
 declare module '@vitest/runner' {
   interface TaskMeta {
     conformance?: ConformanceMeta;
+    /** How a test uses the target's buckets: it runs under the runner's bucket plan. */
+    buckets?: BucketUses;
+    /** When the buckets a suite file exhausted are full again (epoch ms; RefillGate). */
+    bucketsFullAt?: number;
   }
 }

@@ -1,14 +1,13 @@
 // The allure-vitest reporter as a conformance run uses it: rule, level and area labels from each test's
 // conformance meta (so skipped tests carry them too), deselected tests left out, and every file it writes
 // passed through the run's redactor — a failed assertion can quote a response that carried a key.
-import { rmSync } from 'node:fs';
-import type { Label } from 'allure-js-commons';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RuntimeMessage } from 'allure-js-commons/sdk';
-import type { Writer } from 'allure-js-commons/sdk/reporter';
+import { stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
 import AllureVitestReporter from 'allure-vitest/reporter';
 import type { RunnerTask } from 'vitest';
 import type { Vitest } from 'vitest/node';
-import { AREAS, isRuleId, requirement } from '../../requirements/index.ts';
 import type { Redactor } from '../../report/redactor.ts';
 import { metadataMessage } from '../../report/allure-labels.ts';
 import '../conformance/meta.ts';
@@ -22,7 +21,7 @@ export function cleanAllureResults(dir: string): void {
 export class ConformanceAllureReporter extends AllureVitestReporter {
   private redactor: Redactor | undefined;
 
-  constructor(resultsDir: string) {
+  constructor(private readonly resultsDir: string) {
     // Matcher steps would quote response values into step names; the exchanges are attached instead.
     super({ resultsDir, reportMatchers: false });
   }
@@ -35,7 +34,7 @@ export class ConformanceAllureReporter extends AllureVitestReporter {
   override onInit(vitest: Vitest): void {
     super.onInit(vitest);
     const runtime = (this as unknown as { allureReporterRuntime: { writer: Writer } }).allureReporterRuntime;
-    runtime.writer = redactingWriter(runtime.writer, () => this.redactor);
+    runtime.writer = redactingWriter(plainFileWriter(this.resultsDir), () => this.redactor);
   }
 
   override handleTask(task: RunnerTask): void {
@@ -49,6 +48,28 @@ export class ConformanceAllureReporter extends AllureVitestReporter {
     }
     super.handleTask(task);
   }
+}
+
+/**
+ * Allure's own FileSystemWriter fsyncs and renames each of the run's thousands of files, blocking for seconds the
+ * thread that also serves the embedded reference. The results are read only after the run: plain writes do.
+ */
+export function plainFileWriter(resultsDir: string): Writer {
+  let made = false;
+  const write = (name: string, data: string | Buffer) => {
+    if (!made) mkdirSync(resultsDir, { recursive: true });
+    made = true;
+    writeFileSync(join(resultsDir, name), data);
+  };
+  return {
+    writeResult: (result) => write(`${result.uuid}-result.json`, JSON.stringify(result)),
+    writeGroup: (group) => write(`${group.uuid}-container.json`, JSON.stringify(group)),
+    writeAttachment: (name, content) => write(name, content),
+    writeAttachmentFromPath: (name, from) => write(name, readFileSync(from)),
+    writeEnvironmentInfo: (info) => write('environment.properties', stringifyEnvInfo(info)),
+    writeCategoriesDefinitions: (categories) => write('categories.json', JSON.stringify(categories)),
+    writeGlobals: (name, globals) => write(name, JSON.stringify(globals)),
+  };
 }
 
 /** Every string of every result, container and attachment goes through the redactor before it reaches disk. */

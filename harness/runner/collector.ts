@@ -10,6 +10,10 @@ const CANCELLED_NOTE = 'The test run was aborted by the user.';
 export class Collector implements Reporter {
   readonly records: TestRecord[] = [];
   readonly errors: string[] = [];
+  /** When the buckets the suites exhausted are full again (epoch ms; see RefillGate). */
+  bucketsFullAt: number | undefined;
+  /** Set when the run is cancelled (timeouts.runMs): tests that never started are then no error of their own. */
+  stopped = false;
   private readonly names = new Map<string, string>();
   private readonly started = new Set<string>();
 
@@ -32,7 +36,7 @@ export class Collector implements Reporter {
     const meta = test.meta().conformance;
     const result = test.result();
     // A test vitest cancelled before it began (a stopped run past its grace period): nothing ran, nothing to report.
-    if (!meta && result.state === 'skipped' && result.note === CANCELLED_NOTE) return;
+    if (!meta && result.state === 'skipped' && (result.note === CANCELLED_NOTE || this.stopped)) return;
     if (!meta) {
       const why = result.state === 'failed' ? result.errors.map((e) => e.message).join('; ') : 'it is not a conformance() test; every suite test must name its rule';
       this.errors.push(this.redactor.text(`${test.fullName} (${test.module.relativeModuleId}) has no verdict: ${why}`));
@@ -63,6 +67,8 @@ export class Collector implements Reporter {
   }
 
   onTestModuleEnd(module: TestModule): void {
+    const fullAt = module.meta().bucketsFullAt;
+    if (fullAt !== undefined) this.bucketsFullAt = Math.max(this.bucketsFullAt ?? 0, fullAt);
     for (const error of module.errors()) {
       this.errors.push(this.redactor.text(`${module.relativeModuleId}: ${error.message}`));
     }

@@ -63,6 +63,8 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
       try {
         for (let i = 1; i <= settings.run.repeat && !interruption?.requested; i++) {
           if (settings.run.repeat > 1) io.log(`Run ${i} of ${settings.run.repeat}`);
+          // Every pass starts with full buckets: wait until those the previous pass exhausted have refilled.
+          await waitUntil(runs.at(-1)?.bucketsFullAt, REFILL_WAIT_LIMIT_MS, interruption?.signal);
           const runProfile = i === 1 ? profile : { ...profile, runPrefix: `${profile.runPrefix}r${i}` };
           const run = await session.run(runProfile, {
             ...(files ? { files } : {}),
@@ -70,7 +72,8 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
             ...(interruption ? { interrupt: interruption.signal } : {}),
             deadlineMs: settings.timeouts.runMs,
           });
-          if (run.phases) io.log(`Functional suites ${(run.phases.functionalMs / 1000).toFixed(1)} s, rate-limit suites ${(run.phases.rateLimitMs / 1000).toFixed(1)} s`);
+          const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+          if (run.phases) io.log(`Functional suites ${s(run.phases.functionalMs)}, rate-limit suites ${s(run.phases.rateLimitMs)} (suite workers starting ${s(run.phases.startupMs)})`);
           runs.push(run);
         }
       } finally {
@@ -129,6 +132,24 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
 
 /** Environment values shorter than this stay readable in the container's log lines (NODE_ENV=test is no secret). */
 const MIN_SECRET_ENV_VALUE = 8;
+
+/** The longest wait for buckets to refill between passes of --repeat. */
+const REFILL_WAIT_LIMIT_MS = 60_000;
+
+/** Waits until `epochMs` (at most `limitMs`), cut short by a Ctrl-C. */
+async function waitUntil(epochMs: number | undefined, limitMs: number, signal: AbortSignal | undefined): Promise<void> {
+  const ms = Math.min(limitMs, (epochMs ?? 0) - Date.now());
+  if (ms <= 0 || signal?.aborted) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
 
 function containerSettings(settings: Settings): ContainerSettings {
   const { target, timeouts } = settings;

@@ -1,6 +1,7 @@
 // Proof of power: runs the tests of the rules each reference fault breaks against the reference with that fault
 // on, and checks those rules come out `fail` (MUST) or `warn` (SHOULD/INFO); against the clean reference no rule
-// may fail. One vitest session serves every run, so the proof costs test time, not start-up time.
+// may fail. One vitest session serves every run, so the proof costs test time, not start-up time; faults whose
+// tests share no suite file run together, each against its own reference, so the proof takes a few runs, not 145.
 import { FAULTS, provenBy, type FaultName } from '../../reference/index.ts';
 import { LOAD_VERIFIED_RULES, REQUIREMENTS, requirement, type RuleId } from '../../requirements/index.ts';
 import type { Settings } from '../../config/settings.ts';
@@ -18,6 +19,7 @@ export interface FaultRow {
   killed: boolean;
   /** A deployed-only fault (spec "not shown") must also leave every MUST rule standing: those it failed. */
   mustFailures?: RuleId[];
+  /** Wall-clock time of the run that proved it (shared with the faults proved in the same run). */
   durationMs: number;
   /** Set for faults no suite test reaches: `conformance fuzz` (default seed and budget) or `conformance diff` proved them. */
   provenBy?: 'fuzz' | 'diff';
@@ -70,7 +72,7 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
     errors.push(...cleanRun.errors);
     const cleanVerdicts = computeVerdicts(cleanRun.records, settings.features);
 
-    const rows: FaultRow[] = [];
+    const rows = new Map<FaultName, FaultRow>();
     const fuzzFaults = faults.filter((f) => provenBy(f) === 'fuzz');
     if (fuzzFaults.length > 0 && provers.fuzz) {
       log('Clean reference under `conformance fuzz` (the operations of the fuzz-only faults): no finding allowed');
@@ -80,52 +82,43 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
       log('Clean reference against a second clean reference under `conformance diff`: no difference allowed');
       errors.push(...(await provers.diff.clean()).map((d) => `FALSE POSITIVE (diff, two clean references): ${d}`));
     }
+    const bySuites: Proved[] = [];
     for (const fault of faults) {
       if (provenBy(fault) !== 'suites') {
         const row = provenBy(fault) === 'fuzz' ? await proveByFuzz(fault, provers.fuzz) : await proveByDiff(fault, provers.diff);
-        rows.push(row);
+        rows.set(fault, row);
         const shown = row.provenBy === 'diff' ? `drift at ${row.evidence?.length ? row.evidence[0] : 'nothing'}` : row.rules.map((r) => `${r.id}=${r.verdict}`).join(' ');
         log(`  ${row.killed ? '✓ killed  ' : '✗ SURVIVED'} ${fault.padEnd(34)} ${shown} (by conformance ${row.provenBy})`);
         continue;
       }
+      const rules = (FAULTS[fault].rules as readonly RuleId[]).filter((r) => !LOAD_VERIFIED_RULES.includes(r));
+      // The shortest run that can show the rules fail: their own tests (all traffic for a rule checked only passively).
+      if (rules.length > 0) bySuites.push({ fault, rules, files: await session.filesFor(rules, 'shortest') });
+      else rows.set(fault, logged(rowOf(fault, [], 0), log));
+    }
+    // Faults whose tests share no suite file run at once, each against its own reference.
+    const waves = inWaves(bySuites);
+    for (const [index, wave] of waves.entries()) {
+      log(`Run ${index + 1} of ${waves.length}: ${wave.length} fault(s), each against its own reference`);
       const started = Date.now();
-      const rules = FAULTS[fault].rules as readonly RuleId[];
-      const suiteRules = rules.filter((r) => !LOAD_VERIFIED_RULES.includes(r));
-      let verdicts: RuleVerdict[] = [];
-      if (suiteRules.length > 0) {
-        const target = await startEmbeddedTarget([fault]);
-        try {
-          // The shortest run that can show the rules fail: their own tests (all traffic for a rule checked only passively).
-          const run = await session.run({ ...toProfile(settings, target), rules: [...suiteRules] }, { scope: 'shortest' });
-          errors.push(...run.errors.map((e) => `[${fault}] ${e}`));
-          verdicts = computeVerdicts(run.records, settings.features);
-        } finally {
-          await target.reference.close();
-        }
+      const targets = await Promise.all(wave.map((p) => startEmbeddedTarget([p.fault])));
+      try {
+        const parts = wave.map((p, i) => ({ profile: { ...toProfile(settings, targets[i]), rules: p.rules }, files: p.files, scope: 'shortest' as const }));
+        const runs = await session.runTogether(parts);
+        const durationMs = Date.now() - started;
+        wave.forEach((p, i) => {
+          errors.push(...runs[i]!.errors.map((e) => `[${p.fault}] ${e}`));
+          rows.set(p.fault, logged(rowOf(p.fault, computeVerdicts(runs[i]!.records, settings.features), durationMs), log));
+        });
+      } finally {
+        await Promise.all(targets.map((t) => t.reference.close()));
       }
-      const deployedOnly = 'deployedOnly' in FAULTS[fault];
-      const mustFailures = deployedOnly ? verdicts.filter((v) => v.level === 'MUST' && v.verdict === 'fail').map((v) => v.id as RuleId) : [];
-      const row: FaultRow = {
-        fault,
-        description: FAULTS[fault].description,
-        rules: rules.map((id) => ({
-          id,
-          level: requirement(id).level,
-          verdict: LOAD_VERIFIED_RULES.includes(id) ? 'load-harness' : (verdicts.find((v) => v.id === id)?.verdict ?? 'not-verified'),
-        })),
-        killed: rules.every((id) => LOAD_VERIFIED_RULES.includes(id) || caught(verdicts.find((v) => v.id === id))) && mustFailures.length === 0,
-        ...(deployedOnly ? { mustFailures } : {}),
-        durationMs: Date.now() - started,
-      };
-      rows.push(row);
-      const mustNote = deployedOnly ? (mustFailures.length === 0 ? '  (no MUST rule failed)' : `  but MUST rule(s) failed: ${mustFailures.join(', ')}`) : '';
-      log(`  ${row.killed ? '✓ killed  ' : '✗ SURVIVED'} ${fault.padEnd(34)} ${row.rules.map((r) => `${r.id}=${r.verdict}`).join(' ')}${mustNote}`);
     }
     const broken = new Set(Object.values(FAULTS).flatMap((f) => f.rules as readonly string[]));
     return {
       clean: cleanVerdicts,
       falsePositives: cleanVerdicts.filter((v) => v.verdict === 'fail' || v.verdict === 'warn'),
-      rows,
+      rows: faults.map((fault) => rows.get(fault)!),
       uncoveredMustRules: REQUIREMENTS.filter((r) => r.level === 'MUST' && !broken.has(r.id)).map((r) => r.id),
       errors,
     };
@@ -134,6 +127,50 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
     await closeTransport();
     await clean.reference.close().catch(() => undefined);
   }
+}
+
+/** A fault the suites prove: the rules it breaks that the suites verify, and the suite files that run for them. */
+interface Proved {
+  fault: FaultName;
+  rules: RuleId[];
+  files: string[];
+}
+
+/** Groups faults into runs in which no suite file serves two faults (first fit, faults with the most files first). */
+function inWaves(proved: Proved[]): Proved[][] {
+  const waves: { faults: Proved[]; files: Set<string> }[] = [];
+  for (const p of [...proved].sort((a, b) => b.files.length - a.files.length)) {
+    const wave = waves.find((w) => p.files.every((f) => !w.files.has(f)));
+    if (wave) {
+      wave.faults.push(p);
+      for (const f of p.files) wave.files.add(f);
+    } else waves.push({ faults: [p], files: new Set(p.files) });
+  }
+  return waves.map((w) => w.faults);
+}
+
+function rowOf(fault: FaultName, verdicts: RuleVerdict[], durationMs: number): FaultRow {
+  const rules = FAULTS[fault].rules as readonly RuleId[];
+  const deployedOnly = 'deployedOnly' in FAULTS[fault];
+  const mustFailures = deployedOnly ? verdicts.filter((v) => v.level === 'MUST' && v.verdict === 'fail').map((v) => v.id as RuleId) : [];
+  return {
+    fault,
+    description: FAULTS[fault].description,
+    rules: rules.map((id) => ({
+      id,
+      level: requirement(id).level,
+      verdict: LOAD_VERIFIED_RULES.includes(id) ? 'load-harness' : (verdicts.find((v) => v.id === id)?.verdict ?? 'not-verified'),
+    })),
+    killed: rules.every((id) => LOAD_VERIFIED_RULES.includes(id) || caught(verdicts.find((v) => v.id === id))) && mustFailures.length === 0,
+    ...(deployedOnly ? { mustFailures } : {}),
+    durationMs,
+  };
+}
+
+function logged(row: FaultRow, log: (line: string) => void): FaultRow {
+  const mustNote = row.mustFailures ? (row.mustFailures.length === 0 ? '  (no MUST rule failed)' : `  but MUST rule(s) failed: ${row.mustFailures.join(', ')}`) : '';
+  log(`  ${row.killed ? '✓ killed  ' : '✗ SURVIVED'} ${row.fault.padEnd(34)} ${row.rules.map((r) => `${r.id}=${r.verdict}`).join(' ')}${mustNote}`);
+  return row;
 }
 
 async function proveByFuzz(fault: FaultName, fuzz: FuzzProver | undefined): Promise<FaultRow> {

@@ -1,25 +1,40 @@
 // Runs the conformance suites in-process with vitest and returns what each test recorded.
-// Functional suites run in parallel; rate-limit suites run afterwards, one file at a time, so they disturb nothing.
+// One vitest run starts the files in plan order: the rate-limit suites that need full buckets, the functional suites,
+// the rate-limit suites that exhaust a bucket (rate-limit-phases.ts); the bucket plan starts each test once no
+// earlier test it conflicts with is unfinished, so the rate-limit suites never run beside the functional ones.
 // A session can run several times (e.g. once per reference fault) without paying vitest's start-up again.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createVitest, type TestSpecification, type Vitest } from 'vitest/node';
-import { redactorFor } from '../../report/redactor.ts';
+import { BaseSequencer, createVitest, type TestSpecification, type Vitest } from 'vitest/node';
+import { Redactor, secretsOf } from '../../report/redactor.ts';
 import { REPO_ROOT } from '../../report/suite-info.ts';
 import { cleanAllureResults, ConformanceAllureReporter } from './allure-reporter.ts';
 import type { TargetProfile } from '../target-profile.ts';
+import { BucketPlan } from './bucket-plan.ts';
 import { Collector } from './collector.ts';
+import { isRateLimitSuite, rateLimitPhases } from './rate-limit-phases.ts';
 import type { TestRecord } from '../../report/test-record.ts';
 import { selectSuites, type SelectionScope } from './rule-selection.ts';
 import { RunStop, STOP_GRACE_MS } from './run-stop.ts';
 
-const SERIAL_SUITES = /[\\/]suites[\\/]rate-limits[\\/]/;
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Per suite file (absolute path), a target other than `target` (the fault proof runs several at once). */
+    targetsByFile: Record<string, TargetProfile>;
+  }
+}
 
 export interface SuiteRun {
   records: TestRecord[];
   errors: string[];
-  /** Wall-clock time of the parallel functional phase and of the serial rate-limit phase. */
-  phases?: { functionalMs: number; rateLimitMs: number };
+  /**
+   * Wall-clock time until the first test started (workers importing the suites), of the functional suites, and of
+   * the rate-limit suites before and after them together.
+   */
+  phases?: { startupMs: number; functionalMs: number; rateLimitMs: number };
+  /** When the buckets the rate-limit suites exhausted are full again (epoch ms), as the target's headers said. */
+  bucketsFullAt?: number;
   /** Why the run stopped early (deadline or interruption); tests that had not started say the same. */
   stopped?: string;
   /** Tests still running when the run was abandoned after the grace period: what they created may remain. */
@@ -35,11 +50,16 @@ export interface RunOptions {
   deadlineMs?: number;
   /** Aborted on the first Ctrl-C: no test starts any more, running ones get a bounded time to finish. */
   interrupt?: AbortSignal;
-  /** Run the serial rate-limit suites after the functional ones (default true). */
+  /** Run the rate-limit suites too (default true). */
   rateLimitPhase?: boolean;
   onRecord?: (record: TestRecord) => void;
   /** Write Allure results here (emptied first); without it the session writes none. */
   allureResultsDir?: string;
+}
+
+/** Suite files run against one target; parts of one run go to different targets at the same time. */
+export interface RunPart extends Pick<RunOptions, 'files' | 'scope' | 'rateLimitPhase'> {
+  profile: TargetProfile;
 }
 
 export class SuiteSession {
@@ -48,16 +68,22 @@ export class SuiteSession {
   private constructor(
     private readonly vitest: Vitest,
     private readonly allure: ConformanceAllureReporter | undefined,
+    private readonly plan: BucketPlan,
   ) {}
 
   static async open(initial: TargetProfile, options: { allureResultsDir?: string } = {}): Promise<SuiteSession> {
     let session: SuiteSession | undefined;
     if (options.allureResultsDir) cleanAllureResults(options.allureResultsDir);
     const allure = options.allureResultsDir ? new ConformanceAllureReporter(options.allureResultsDir) : undefined;
-    // The reporter forwards to whichever collector the current run installed.
+    const plan = new BucketPlan();
+    // The reporter forwards to the bucket plan and to whichever collector the current run installed.
     const relay = {
+      onTestModuleCollected: (...args: Parameters<BucketPlan['onTestModuleCollected']>) => plan.onTestModuleCollected(...args),
       onTestCaseReady: (...args: Parameters<Collector['onTestCaseReady']>) => session?.collector?.onTestCaseReady(...args),
-      onTestCaseResult: (...args: Parameters<Collector['onTestCaseResult']>) => session?.collector?.onTestCaseResult(...args),
+      onTestCaseResult: (...args: Parameters<Collector['onTestCaseResult']>) => {
+        plan.onTestCaseResult(...args);
+        session?.collector?.onTestCaseResult(...args);
+      },
       onTestModuleEnd: (...args: Parameters<Collector['onTestModuleEnd']>) => session?.collector?.onTestModuleEnd(...args),
       onTestRunEnd: (...args: Parameters<Collector['onTestRunEnd']>) => session?.collector?.onTestRunEnd(...args),
     };
@@ -72,7 +98,8 @@ export class SuiteSession {
         reporters: allure ? [relay, allure] : [relay],
         ...(allure ? { setupFiles: [fileURLToPath(import.meta.resolve('allure-vitest/setup'))] } : {}),
         include: ['suites/**/*.test.ts'],
-        provide: { target: initial, allure: allure !== undefined },
+        sequence: { sequencer: GivenOrder },
+        provide: { target: initial, targetsByFile: {}, allure: allure !== undefined, bucketPlan: plan.channelName },
         testTimeout: initial.timeouts.testMs,
         hookTimeout: initial.timeouts.testMs,
         passWithNoTests: true,
@@ -90,59 +117,90 @@ export class SuiteSession {
     );
     dropSignalListenersSince(before);
     await vitest.standalone();
-    session = new SuiteSession(vitest, allure);
+    session = new SuiteSession(vitest, allure, plan);
     return session;
   }
 
   async run(profile: TargetProfile, options: RunOptions = {}): Promise<SuiteRun> {
-    const collector = new Collector(redactorFor(profile), options.onRecord);
+    const { files, scope, rateLimitPhase, ...rest } = options;
+    const part: RunPart = { profile, ...(files ? { files } : {}), ...(scope ? { scope } : {}), ...(rateLimitPhase === false ? { rateLimitPhase } : {}) };
+    const [run] = await this.runTogether([part], rest);
+    return run!;
+  }
+
+  /** Runs each part's files against its own target, all parts at once; one SuiteRun per part (phases are shared). */
+  async runTogether(parts: RunPart[], options: Omit<RunOptions, 'files' | 'scope' | 'rateLimitPhase'> = {}): Promise<SuiteRun[]> {
+    const specifications = await this.vitest.globTestSpecifications();
+    const partOf = new Map<string, number>();
+    const forTraffic = parts.map((part, index) => {
+      const candidates = specifications.filter((spec) => matches(spec, part.files) && !partOf.has(spec.moduleId) && (part.rateLimitPhase !== false || !isRateLimitSuite(spec.moduleId)));
+      const selection = select(candidates, part.profile.rules, part.scope ?? 'complete');
+      for (const file of selection.files) partOf.set(file.spec.moduleId, index);
+      return selection.forTraffic;
+    });
+    const stop = new RunStop(parts[0]!.profile.runPrefix, () => this.vitest.cancelCurrentRun('keyboard-input'), Math.min(parts[0]!.profile.timeouts.testMs, STOP_GRACE_MS));
+    const profiles = parts.map((part, index) => ({ ...part.profile, runForTraffic: forTraffic[index]!, stopFile: stop.file }));
+    const profileOf = (file: string) => profiles[partOf.get(file) ?? 0]!;
+    const redactor = new Redactor(parts.flatMap((p) => secretsOf(p.profile)));
+    const collector = new Collector(redactor, options.onRecord);
     this.collector = collector;
-    this.allure?.useRedactor(redactorFor(profile));
-    const specs = (await this.vitest.globTestSpecifications()).filter((s) => matches(s, options.files));
-    const selection = selectSuites(
-      profile.rules,
-      specs.map((spec) => ({ spec, source: profile.rules.length > 0 ? readFileSync(spec.moduleId, 'utf8') : '', serial: SERIAL_SUITES.test(spec.moduleId) })),
-      options.scope ?? 'complete',
-    );
-    const stop = new RunStop(profile.runPrefix, () => this.vitest.cancelCurrentRun('keyboard-input'), Math.min(profile.timeouts.testMs, STOP_GRACE_MS));
-    this.vitest.provide('target', { ...profile, runForTraffic: selection.forTraffic, stopFile: stop.file });
-    const all = selection.files.map((f) => f.spec);
-    const functional = all.filter((s) => !SERIAL_SUITES.test(s.moduleId));
-    const serial = options.rateLimitPhase === false ? [] : all.filter((s) => SERIAL_SUITES.test(s.moduleId));
+    this.allure?.useRedactor(redactor);
+    const all = specifications.filter((s) => partOf.has(s.moduleId));
+    this.vitest.provide('target', profiles[0]!);
+    this.vitest.provide('targetsByFile', parts.length > 1 ? Object.fromEntries(all.map((s) => [s.moduleId, profileOf(s.moduleId)])) : {});
+    const rateLimit = rateLimitPhases(all);
+    const functional = all.filter((s) => !isRateLimitSuite(s.moduleId)).sort((a, b) => sizeOf(b) - sizeOf(a));
+    const ordered = [...rateLimit.beforeFunctional, ...functional, ...rateLimit.afterFunctional];
     let expired = false;
     const deadline = options.deadlineMs
       ? setTimeout(() => {
           expired = true;
+          collector.stopped = true;
           stop.stop(`the run was stopped after ${options.deadlineMs} ms (timeouts.runMs) before this test started`);
         }, options.deadlineMs)
       : undefined;
     const interrupt = () => stop.stop(`interrupted (${String(options.interrupt?.reason ?? 'SIGINT')}) before this test started`);
     if (options.interrupt?.aborted) interrupt();
     options.interrupt?.addEventListener('abort', interrupt);
-    // A run abandoned after the grace period is not awaited any further: the runner goes on to sweep and report.
-    const run = (specs: TestSpecification[]) => Promise.race([this.vitest.runTestSpecifications(specs, false), stop.abandoned]);
-    const phases = { functionalMs: 0, rateLimitMs: 0 };
+    const started = performance.now();
     try {
-      let started = performance.now();
-      if (functional.length > 0 && stop.reason === undefined) await run(functional);
-      phases.functionalMs = Math.round(performance.now() - started);
-      started = performance.now();
-      for (const spec of serial) if (stop.reason === undefined) await run([spec]);
-      phases.rateLimitMs = Math.round(performance.now() - started);
+      this.plan.begin(
+        ordered.map((s) => s.moduleId),
+        (file) => profileOf(file).baseUrl,
+      );
+      // A run abandoned after the grace period is not awaited any further: the runner goes on to sweep and report.
+      if (ordered.length > 0 && stop.reason === undefined) await Promise.race([this.vitest.runTestSpecifications(ordered, false), stop.abandoned]);
     } finally {
       clearTimeout(deadline);
       options.interrupt?.removeEventListener('abort', interrupt);
       stop.dispose();
       this.collector = undefined;
     }
+    // The phases follow each other: each ends when its last test does.
+    const firstTest = Math.max(started, this.plan.firstGrantAt ?? started);
+    const endOf = (specs: TestSpecification[], from: number) => Math.max(from, ...specs.map((s) => this.plan.finishedAt(s.moduleId) ?? from));
+    const beforeEnd = endOf(rateLimit.beforeFunctional, firstTest);
+    const functionalEnd = endOf(functional, beforeEnd);
+    const end = Math.max(functionalEnd, performance.now());
+    const ms = (from: number, to: number) => Math.round(to - from);
+    const phases = { startupMs: ms(started, firstTest), functionalMs: ms(beforeEnd, functionalEnd), rateLimitMs: ms(firstTest, beforeEnd) + ms(functionalEnd, end) };
     if (expired) collector.errors.push(`the run was stopped after ${options.deadlineMs} ms (timeouts.runMs); tests that had not finished have no verdict`);
-    return {
-      records: collector.records,
-      errors: collector.errors,
+    // Records and errors go to the part whose file they name; an error that names no file goes to every part.
+    const partOfRelative = new Map([...partOf].map(([file, index]) => [relative(REPO_ROOT, file), index]));
+    const namedPart = (error: string) => [...partOfRelative].find(([file]) => error.includes(file))?.[1];
+    return parts.map((_, index) => ({
+      records: collector.records.filter((r) => parts.length === 1 || partOfRelative.get(r.file) === index),
+      errors: collector.errors.filter((e) => [undefined, index].includes(namedPart(e))),
       phases,
+      ...(collector.bucketsFullAt ? { bucketsFullAt: collector.bucketsFullAt } : {}),
       ...(stop.reason !== undefined ? { stopped: stop.reason } : {}),
       ...(stop.abandonedRun ? { abandoned: collector.running } : {}),
-    };
+    }));
+  }
+
+  /** The suite files (module paths) a run of these rules loads (rule-selection.ts). */
+  async filesFor(rules: readonly string[], scope: SelectionScope): Promise<string[]> {
+    return select(await this.vitest.globTestSpecifications(), rules, scope).files.map((f) => f.spec.moduleId);
   }
 
   /** Tests of the current run that started and have not finished. */
@@ -151,8 +209,23 @@ export class SuiteSession {
   }
 
   async close(): Promise<void> {
+    this.plan.close();
     await this.vitest.close();
   }
+}
+
+/** Vitest starts the files in the order given: the bucket plan's order. */
+class GivenOrder extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return [...files];
+  }
+}
+
+/** Larger functional files first, so that no long one starts last (vitest's own default without a results cache). */
+const sizeOf = (spec: TestSpecification) => statSync(spec.moduleId).size;
+
+function select(specs: readonly TestSpecification[], rules: readonly string[], scope: SelectionScope) {
+  return selectSuites(rules, specs.map((spec) => ({ spec, source: rules.length > 0 ? readFileSync(spec.moduleId, 'utf8') : '', serial: isRateLimitSuite(spec.moduleId) })), scope);
 }
 
 function matches(spec: TestSpecification, files: string[] | undefined): boolean {

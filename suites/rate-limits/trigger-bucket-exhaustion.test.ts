@@ -8,10 +8,10 @@ import { TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
 import { exhaust, readBucket, RefillGate, sleep, type Exhaustion } from '../../fixtures/rate-limits/bucket.ts';
 
 // Every test here drains the trigger bucket of the primary environment. A drained bucket is what each of them
-// needs, so they share the refill wait: afterAll waits until the bucket is full again for the next file.
+// needs, so they share it: the first drain empties it and the next ones find it empty. RL-07 alone needs the
+// bucket to itself, to see its trigger accepted after the Retry-After. Provisioning reads the configuration bucket.
 const gate = new RefillGate();
-afterAll(() => gate.wait(60_000), 70_000);
-const DRAINS = { needs: ['drain'] } as const;
+afterAll(gate.publish);
 
 type Send = () => Promise<ApiResponse>;
 /** Requests per concurrent batch: as many as the client keeps connections. */
@@ -77,7 +77,7 @@ conformance('RL-04', 'an exhausted trigger bucket answers 429 with Retry-After a
   expect(rejected!.json, `the 429 body must be the JSON string "API rate limit exceeded" or a common error body with that message; got ${rejected!.text.slice(0, 200)}`).toMatchSchema(
     'RateLimitExceededBody',
   );
-}, DRAINS);
+}, { needs: ['drain'], buckets: { 'primary trigger': 'drains', 'primary configuration': 'reads' } });
 
 conformance('RL-06', 'with the trigger bucket exhausted, configuration and global requests still succeed', async ({ api, provision, target, notVerified }) => {
   const trigger = await triggerSender(api, provision);
@@ -102,7 +102,21 @@ conformance('RL-06', 'with the trigger bucket exhausted, configuration and globa
     expect(res.status, `${label} while the trigger bucket is exhausted`).toBe(200);
   }
   if (!mixed.triggersThrottled) return notVerified('the trigger bucket refilled before the other categories were asked');
-}, DRAINS);
+}, { needs: ['drain'], buckets: { 'primary trigger': 'drains', 'primary configuration': 'reads', 'primary global': 'reads' } });
+
+conformance('RL-09', "exhausting one environment's trigger bucket leaves another environment's triggers unthrottled", async ({ api, provision, target, notVerified }) => {
+  const trigger = await triggerSender(api, provision);
+  const otherEnvironment = await triggerSender(api, provision, 'secondary');
+  const { rejected } = await drainTriggers(trigger, target);
+  if (!rejected) return notVerified('the trigger bucket could not be exhausted (RL-04)');
+  const mixed = await amidThrottledTriggers(trigger, { "a trigger with the secondary environment's key": otherEnvironment.single });
+  const throttled = mixed.others.filter(([, res]) => res.status === 429).length;
+  expect(throttled, `triggers of another environment, sent together with the primary environment's throttled triggers, were throttled ${throttled} of ${mixed.others.length} times`).toBe(0);
+  if (!mixed.triggersThrottled) return notVerified('the primary trigger bucket refilled before the secondary environment was asked');
+}, {
+  needs: ['drain', 'secondaryKey'],
+  buckets: { 'primary trigger': 'drains', 'primary configuration': 'reads', 'secondary trigger': 'reads', 'secondary configuration': 'reads' },
+});
 
 conformance('RL-07', 'after waiting Retry-After seconds a trigger is accepted again', async ({ api, provision, target, notVerified }) => {
   const trigger = await triggerSender(api, provision);
@@ -115,15 +129,4 @@ conformance('RL-07', 'after waiting Retry-After seconds a trigger is accepted ag
   const res = await trigger.single();
   expect(res.status, `a trigger sent ${wait} s (the 429's Retry-After) after the 429 must be accepted`).toBeGreaterThanOrEqual(200);
   expect(res.status, `a trigger sent ${wait} s (the 429's Retry-After) after the 429 must be accepted`).toBeLessThan(300);
-}, DRAINS);
-
-conformance('RL-09', "exhausting one environment's trigger bucket leaves another environment's triggers unthrottled", async ({ api, provision, target, notVerified }) => {
-  const trigger = await triggerSender(api, provision);
-  const otherEnvironment = await triggerSender(api, provision, 'secondary');
-  const { rejected } = await drainTriggers(trigger, target);
-  if (!rejected) return notVerified('the trigger bucket could not be exhausted (RL-04)');
-  const mixed = await amidThrottledTriggers(trigger, { "a trigger with the secondary environment's key": otherEnvironment.single });
-  const throttled = mixed.others.filter(([, res]) => res.status === 429).length;
-  expect(throttled, `triggers of another environment, sent together with the primary environment's throttled triggers, were throttled ${throttled} of ${mixed.others.length} times`).toBe(0);
-  if (!mixed.triggersThrottled) return notVerified('the primary trigger bucket refilled before the secondary environment was asked');
-}, { needs: ['drain', 'secondaryKey'] });
+}, { needs: ['drain'], buckets: { 'primary trigger': 'measures', 'primary configuration': 'reads' } });
