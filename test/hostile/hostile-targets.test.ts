@@ -11,6 +11,8 @@ import { runCli } from './run-cli.ts';
 const REQUEST_BOUND_MS = 2_000;
 /** The run bound under test; the other runs end by themselves and get a bound they never reach. */
 const RUN_BOUND_MS = 15_000;
+/** A CLI run is killed after 120 s (runCli); the test waits that long, since a niced run on a busy machine is slow, not hung. */
+const CLI_RUN_TIMEOUT_MS = 130_000;
 const NO_RESPONSE = new RegExp(`no complete response within ${REQUEST_BOUND_MS} ms \\(timeouts\\.requestMs\\)`);
 
 /** A hostile server that closes when the test is over. */
@@ -35,7 +37,7 @@ function expectNoCrash(result: { stdout: string; stderr: string }, expect: Expec
   expect(output, 'the API key never appears in output').not.toContain('hostile-test-key');
 }
 
-describe.concurrent('an unreachable or non-answering target ends the run at once with exit 2 and a report', () => {
+describe.concurrent('an unreachable or non-answering target ends the run at once with exit 2 and a report', { timeout: CLI_RUN_TIMEOUT_MS }, () => {
   it.for<[string, Hostility | 'closed', RegExp]>([
     ['not listening', 'closed', /connection refused/],
     ['never answers', 'silent', NO_RESPONSE],
@@ -56,7 +58,7 @@ describe.concurrent('an unreachable or non-answering target ends the run at once
   });
 });
 
-describe.concurrent('a target that answers, but wrongly, fails the run with exit 1 and one clear message per exchange', () => {
+describe.concurrent('a target that answers, but wrongly, fails the run with exit 1 and one clear message per exchange', { timeout: CLI_RUN_TIMEOUT_MS }, () => {
   it.for<[string, Hostility, RegExp]>([
     ['HTML for everything', 'html', /expected HTTP 401, got 200/],
     ['JSON content type over an HTML body', 'liar', /expected HTTP 401, got 200/],

@@ -91,9 +91,10 @@ describe('Ctrl-C', () => {
       interrupted: { cut: { scenario: string; phasesNotJudged: string[] }[]; notRun: string[] };
       verdicts: { id: string; tests: { name: string; status: string }[] }[];
     };
-    expect(doc.interrupted.cut.map((c) => c.scenario)).toEqual(['trigger-limit']);
-    expect(doc.interrupted.cut[0]!.phasesNotJudged).toContain('under-limit');
-    expect(doc.interrupted.notRun).toEqual(['trigger-under-limit', 'headers-under-load', 'bulk-cost', 'category-isolation']);
+    // Against the embedded reference every scenario has its own and all run at once: the Ctrl-C cuts each of them.
+    expect(doc.interrupted.cut.map((c) => c.scenario).sort()).toEqual(['bulk-cost', 'category-isolation', 'headers-under-load', 'trigger-limit', 'trigger-under-limit']);
+    expect(doc.interrupted.cut.find((c) => c.scenario === 'trigger-limit')!.phasesNotJudged).toContain('under-limit');
+    expect(doc.interrupted.notRun).toEqual([]);
     const rl05 = doc.verdicts.find((v) => v.id === 'RL-05')!;
     expect(rl05.tests).toContainEqual(expect.objectContaining({ status: 'not-verified', name: expect.stringContaining('interrupted at') as string }));
   }, 120_000);
