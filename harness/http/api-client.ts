@@ -5,6 +5,7 @@ import { Skip } from '../conformance/skip.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import type { Exchange } from './exchange.ts';
 import { truncate } from './exchange.ts';
+import { awaitReserve, noteBucket } from './pacing.ts';
 import { send } from './transport.ts';
 
 export type { Identity };
@@ -74,10 +75,14 @@ export class ApiClient {
   }
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const honour = options.retryOn429 ?? true;
+    // Rate-limit tests (retryOn429: false) spend buckets on purpose; every other request keeps a reserve (pacing.ts).
+    const caller = `${options.regional ? this.target.regionalBaseUrl : this.target.baseUrl} ${options.as ?? 'primary'}`;
     for (let attempt = 0; ; attempt++) {
+      if (honour) await awaitReserve(caller);
       const response = await this.once<T>(method, path, options);
+      if (honour) noteBucket(caller, response.headers);
       const wait = Number(response.headers['retry-after']);
-      const honour = options.retryOn429 ?? true;
       if (response.status !== 429 || !honour || attempt >= MAX_429_RETRIES) return response;
       if (!Number.isFinite(wait) || wait > this.target.timeouts.maxRetryAfterS) return response;
       await new Promise((resolve) => setTimeout(resolve, Math.max(wait, 0.05) * 1000));

@@ -12,6 +12,8 @@ const DUPLICATES = 24;
 
 interface Race {
   key: string;
+  /** Spread races only: the longest pause between two duplicates sent while the first was unanswered. */
+  longestGapMs?: number;
   fresh: ApiResponse[];
   replays: ApiResponse[];
   conflicts: ApiResponse[];
@@ -30,10 +32,12 @@ async function race(api: ApiClient, ids: IdFactory, provision: Provisioner, spac
   const key = freshKey(ids);
   const body = { name: workflow.workflowId, to: [subscriber.subscriberId], payload: { race: key } };
   const send = () => api.post(TRIGGER_PATH, body, withKey(key));
-  const responses = await Promise.all(spacingMs === 0 ? Array.from({ length: DUPLICATES }, () => send()) : await spread(send, spacingMs));
+  const spreadOut = spacingMs === 0 ? undefined : await spread(send, spacingMs);
+  const responses = await Promise.all(spreadOut?.sent ?? Array.from({ length: DUPLICATES }, () => send()));
   const ok = (r: ApiResponse) => r.status >= 200 && r.status < 300;
   return {
     key,
+    ...(spreadOut ? { longestGapMs: spreadOut.longestGapMs } : {}),
     fresh: responses.filter((r) => ok(r) && !isReplay(r)),
     replays: responses.filter((r) => ok(r) && isReplay(r)),
     conflicts: responses.filter((r) => r.status === 409),
@@ -44,16 +48,21 @@ async function race(api: ApiClient, ids: IdFactory, provision: Provisioner, spac
 /** The most duplicates a spread race sends while the first is unanswered (a target that never answers ends it). */
 const SPREAD_LIMIT = 300;
 
-async function spread(send: () => Promise<ApiResponse>, spacingMs: number): Promise<Promise<ApiResponse>[]> {
+async function spread(send: () => Promise<ApiResponse>, spacingMs: number): Promise<{ sent: Promise<ApiResponse>[]; longestGapMs: number }> {
   const first = send();
   let answered = false;
   void first.then(() => (answered = true), () => (answered = true));
   const sent = [first];
+  let last = performance.now();
+  let longestGapMs = 0;
   while ((!answered || sent.length < DUPLICATES) && sent.length < SPREAD_LIMIT) {
     await sleep(spacingMs);
+    const now = performance.now();
+    if (!answered) longestGapMs = Math.max(longestGapMs, now - last);
+    last = now;
     sent.push(send());
   }
-  return sent;
+  return { sent, longestGapMs };
 }
 
 /** A race that must have produced at least one 409, or the case cannot be judged on this target. */
@@ -85,8 +94,18 @@ conformance('IDEM-03', `${DUPLICATES} concurrent duplicates of a keyed trigger y
 // A lock that lapses while the first request is still processed lets a later duplicate through: spreading the
 // duplicates over the first one's processing time finds it, where duplicates sent together all arrive early.
 const SPACING_MS = 10;
-conformance('IDEM-03', `duplicates of a keyed trigger sent ${SPACING_MS} ms apart until the first is answered yield one fresh result, the rest replays or 409`, async ({ api, ids, provision }) => {
-  expectOneProcessed(await race(api, ids, provision, SPACING_MS));
+/** A busy machine can stall the sender past a lock's lapse: such a race did not cover the processing time, so it is run again. */
+const LONGEST_COVERING_GAP_MS = 4 * SPACING_MS;
+const SPREAD_ATTEMPTS = 5;
+conformance('IDEM-03', `duplicates of a keyed trigger sent ${SPACING_MS} ms apart until the first is answered yield one fresh result, the rest replays or 409`, async ({ api, ids, provision, notVerified }) => {
+  const gaps: number[] = [];
+  for (let attempt = 1; attempt <= SPREAD_ATTEMPTS; attempt++) {
+    const result = await race(api, ids, provision, SPACING_MS);
+    expectOneProcessed(result);
+    if (result.longestGapMs! <= LONGEST_COVERING_GAP_MS) return;
+    gaps.push(Math.round(result.longestGapMs!));
+  }
+  notVerified(`the sender stalled while the first trigger was processed in each of ${SPREAD_ATTEMPTS} races (longest pauses ${gaps.join(', ')} ms, more than ${LONGEST_COVERING_GAP_MS} ms): the duplicates never covered its processing time`);
 });
 
 conformance(
