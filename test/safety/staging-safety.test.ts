@@ -2,15 +2,16 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startReference, type RunningReference } from '../../reference/index.ts';
+import { describe, it, type TestContext } from 'vitest';
+import { startReference, type RunningReference, type ReferenceOptions } from '../../reference/index.ts';
 import { runCli } from '../hostile/run-cli.ts';
 
-let reference: RunningReference | undefined;
-afterEach(async () => {
-  await reference?.close();
-  reference = undefined;
-});
+/** A reference of the test's own (the tests run at once), closed when it ends. */
+async function ownReference(options: ReferenceOptions, { onTestFinished }: TestContext): Promise<RunningReference> {
+  const reference = await startReference(options);
+  onTestFinished(() => reference.close());
+  return reference;
+}
 
 // Rules whose tests create workflows, subscribers, topics, layouts, variables, agents and integrations.
 const CREATING_RULES = 'TRIG-02,TS-05,TS-03,WF-01,EV-02,AGI-01,LP-01,AUTH-05,PREF-02,IDEM-02';
@@ -22,9 +23,10 @@ async function runAgainst(ref: RunningReference, extra: string[]) {
   return { ...result, report: JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) };
 }
 
-describe('staging safety', () => {
-  it('leaves zero resources on the target after a run in which tests fail', async () => {
-    reference = await startReference({ faults: ['recipient-cap-off', 'ts-cap-off', 'unmasked-secrets', 'agi-wrong-integration'] });
+describe.concurrent('staging safety', () => {
+  it('leaves zero resources on the target after a run in which tests fail', async (context) => {
+    const { expect } = context;
+    const reference = await ownReference({ faults: ['recipient-cap-off', 'ts-cap-off', 'unmasked-secrets', 'agi-wrong-integration'] }, context);
     const before = reference.inventory();
     const result = await runAgainst(reference, ['--rules', CREATING_RULES]);
     expect(result.code, result.stdout).toBe(1);
@@ -33,10 +35,11 @@ describe('staging safety', () => {
     );
     expect(reference.inventory(), 'every resource the run created was removed').toEqual(before);
     expect(result.report.leaks).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
-  it('--read-only sends nothing that changes the target and claims nothing it did not check', async () => {
-    reference = await startReference();
+  it('--read-only sends nothing that changes the target and claims nothing it did not check', async (context) => {
+    const { expect } = context;
+    const reference = await ownReference({}, context);
     const before = reference.inventory();
     const result = await runAgainst(reference, ['--read-only', '--rules', `AUTH-01,ENV-01,ENV-02,EV-01,EV-05,${CREATING_RULES}`]);
     expect(result.stdout).toContain('read-only');
@@ -46,5 +49,5 @@ describe('staging safety', () => {
     expect(byId['TRIG-02'].verdict).toBe('not-verified');
     expect(byId['TRIG-02'].reason).toContain('--read-only');
     expect(result.stdout).not.toContain(reference.apiKeys.dev);
-  }, 120_000);
+  }, 240_000);
 });
