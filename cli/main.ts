@@ -29,7 +29,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
   registerBundle(program, env);
   registerVerifyBundle(program, (code) => (exitCode = code));
   registerProve(program, env, (code) => (exitCode = code));
-  registerLoad(program, (code) => (exitCode = code));
+  registerLoad(program, env, (code) => (exitCode = code));
   registerExplain(program, (code) => (exitCode = code));
   registerFuzz(program, env, (code) => (exitCode = code));
   registerDiff(program, env, (code) => (exitCode = code));

@@ -10,7 +10,8 @@ interface LoadFlags {
   apiKey?: string;
   scenario: string[];
   engine: string;
-  rateLimitRps: number;
+  rateLimitRps?: number;
+  config?: string;
   duration?: number;
   reportDir: string;
   allowRemoteLoad?: boolean;
@@ -19,7 +20,7 @@ interface LoadFlags {
   fromTimelines?: string[];
 }
 
-export function registerLoad(program: Command, setExit: (code: number) => void): void {
+export function registerLoad(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
   program
     .command('load')
     .description('offer traffic above and below the trigger limit and judge the rate-limit rules from the timeline')
@@ -27,7 +28,8 @@ export function registerLoad(program: Command, setExit: (code: number) => void):
     .option('--api-key <key>', 'API key for the target')
     .option('--scenario <name>', 'trigger-limit, trigger-under-limit, headers-under-load, bulk-cost, category-isolation (repeatable; default all)', collect, [])
     .option('--engine <engine>', 'node (built in) or k6', 'node')
-    .option('--rate-limit-rps <n>', 'the documented trigger limit', integerOption('--rate-limit-rps', 1), 600)
+    .option('--rate-limit-rps <n>', 'the documented trigger limit (default: limits.triggerRps of the settings, 600)', integerOption('--rate-limit-rps', 1))
+    .option('--config <file>', 'settings file of `conformance run`: its limits.triggerRps is the documented trigger limit')
     .option('--duration <s>', 'total scenario time in seconds (phases scale to fit)', integerOption('--duration', 1, 900))
     .option('--profile <profile>', 'short (seconds, as in npm test) or full', 'full')
     .option('--report-dir <dir>', 'where load.json is written (merged into conformance.json when present)', 'reports')
@@ -44,14 +46,16 @@ export function registerLoad(program: Command, setExit: (code: number) => void):
         return setExit(2);
       }
       // Loaded here, not at start: `--version` or `reference` need none of the load harness.
-      const { loadCommand } = await import('./load-command.ts');
+      const [{ loadCommand }, { resolveSettings }] = await Promise.all([import('./load-command.ts'), import('../../config/resolve-settings.ts')]);
+      // why: the limit a target declares (config file, CONFORMANCE_TRIGGER_RPS) is the one its load is judged at, as in `run`
+      const declared = resolveSettings({ env, ...(flags.config ? { configFile: flags.config } : {}) }).limits.triggerRps;
       const print = (line: string) => process.stdout.write(`${line}\n`);
       const options: LoadCommandOptions = {
         ...(flags.target ? { target: flags.target } : {}),
         ...(flags.apiKey ? { apiKey: flags.apiKey } : {}),
         scenarios: flags.scenario,
         engine: flags.engine,
-        rateLimitRps: flags.rateLimitRps,
+        rateLimitRps: flags.rateLimitRps ?? declared,
         ...(flags.duration ? { durationS: flags.duration } : {}),
         reportDir: flags.reportDir,
         allowRemoteLoad: flags.allowRemoteLoad ?? false,

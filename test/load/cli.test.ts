@@ -1,7 +1,11 @@
 // `conformance load` refuses what it must refuse before sending anything, and says why (exit 2).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadCommand, type LoadCommandOptions } from '../../cli/commands/load-command.ts';
 import { isLoopbackUrl } from '../../load/target/loopback.ts';
+import { runCli } from '../hostile/run-cli.ts';
 
 const base: LoadCommandOptions = { scenarios: ['trigger-limit'], engine: 'node', rateLimitRps: 600, reportDir: '/nonexistent/never-written', allowRemoteLoad: false, profile: 'short' };
 
@@ -47,4 +51,33 @@ describe('conformance load: refusals', () => {
     for (const u of ['http://127.0.0.1:8080', 'http://localhost', 'http://[::1]:3000', 'http://127.1.2.3']) expect(isLoopbackUrl(new URL(u))).toBe(true);
     for (const u of ['http://10.0.0.1', 'http://example.test', 'http://[::2]', 'http://127.0.0.1.nip.io']) expect(isLoopbackUrl(new URL(u))).toBe(false);
   });
+});
+
+describe('conformance load: the documented trigger limit', () => {
+  const limitOf = async (args: string[], env: Record<string, string> = {}) => {
+    const result = await runCli(['load', '--target', 'http://127.0.0.1:9', '--api-key', 'k', '--scenario', 'trigger-limit', ...args], env);
+    return /trigger limit (\d+)\/s/.exec(result.stdout)?.[1];
+  };
+
+  test('is the limits.triggerRps the target declares (config file or CONFORMANCE_TRIGGER_RPS), unless --rate-limit-rps says otherwise', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cft-load-limit-'));
+    const config = join(dir, 'conformance.yaml');
+    writeFileSync(config, 'limits:\n  triggerRps: 300\n');
+    const [fromFile, fromEnv, fromFlag, byDefault] = await Promise.all([
+      limitOf(['--config', config]),
+      limitOf([], { CONFORMANCE_TRIGGER_RPS: '250' }),
+      limitOf(['--config', config, '--rate-limit-rps', '450']),
+      limitOf([]),
+    ]);
+    expect({ fromFile, fromEnv, fromFlag, byDefault }).toEqual({ fromFile: '300', fromEnv: '250', fromFlag: '450', byDefault: '600' });
+  }, 60_000);
+
+  test('a declared limit that is no positive integer is refused, naming the setting', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cft-load-limit-'));
+    const config = join(dir, 'conformance.yaml');
+    writeFileSync(config, 'limits:\n  triggerRps: 0\n');
+    const result = await runCli(['load', '--config', config]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('limits.triggerRps');
+  }, 30_000);
 });
