@@ -65,11 +65,16 @@ export function registerLoad(program: Command, env: Record<string, string | unde
       };
       const where = flags.target ?? 'the embedded reference, which ends with this process';
       const onFirst = 'no more load is offered; the running scenario is judged as far as it went, the load fixture is removed and the reports are written.';
+      const fixtures: string[] = [];
       const code = await withInterruption(print, onFirst, (interruption) =>
         loadCommand(options, {
           log: print,
           signal: interruption.signal,
-          onFixture: (created) => (interruption.leftovers = () => created.map((c) => `${c} (the load fixture) on ${where}`)),
+          // why: scenarios run at once against the embedded reference each create a fixture of their own
+          onFixture: (created) => {
+            fixtures.push(...created);
+            interruption.leftovers = () => fixtures.map((c) => `${c} (the load fixture) on ${where}`);
+          },
         }),
       );
       setExit(code);
