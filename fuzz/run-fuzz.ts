@@ -16,9 +16,7 @@ import { FUZZ_TARGETS, type FuzzContext, type FuzzTarget } from './targets.ts';
 
 export { SHRINK_REQUEST_LIMIT, TargetUnreachable, type Finding, type ModeCounts } from './mode-fuzzer.ts';
 
-export const DEFAULT_SEED = 1;
-/** Generated requests per operation and mode. */
-export const DEFAULT_BUDGET = 100;
+export { DEFAULT_BUDGET, DEFAULT_SEED } from './defaults.ts';
 /** Subscriber ids a trigger may create: a bounded pool, so cleanup stays bounded too. */
 const SUBSCRIBER_POOL = 64;
 

@@ -1,6 +1,5 @@
 // `conformance diff`: the same requests to a candidate and the reference; every difference in the answers.
 import type { Command } from 'commander';
-import { diffCommand } from '../../diff/diff-command.ts';
 import { resolveSettings } from '../../config/resolve-settings.ts';
 import { UsageError } from '../cli-error.ts';
 
@@ -34,6 +33,8 @@ export function registerDiff(program: Command, env: Record<string, string | unde
       if (!flags.reference && flags.referenceApiKey) throw new UsageError('--reference-api-key applies to --reference only (the embedded reference has its own keys)');
       const reference = flags.reference ? { baseUrl: flags.reference, apiKey: flags.referenceApiKey! } : undefined;
       const print = (line: string) => process.stdout.write(`${line}\n`);
+      // Loaded here, not at start: only `diff` needs the sequence and its normalization.
+      const { diffCommand } = await import('../../diff/diff-command.ts');
       setExit((await diffCommand({ candidate: settings, ...(reference ? { reference } : {}), reportDir: settings.run.reportDir }, print)).exitCode);
     });
 }

@@ -1,7 +1,6 @@
 // `conformance fuzz`: requests generated from the request schemas; crashes and contract breaks no rule test names.
 import type { Command } from 'commander';
-import { fuzzCommand } from '../../fuzz/fuzz-command.ts';
-import { DEFAULT_BUDGET, DEFAULT_SEED } from '../../fuzz/run-fuzz.ts';
+import { DEFAULT_BUDGET, DEFAULT_SEED } from '../../fuzz/defaults.ts';
 import { FUZZ_TARGET_IDS } from '../../fuzz/targets.ts';
 import { resolveSettings } from '../../config/resolve-settings.ts';
 import { UsageError } from '../cli-error.ts';
@@ -50,6 +49,8 @@ export function registerFuzz(program: Command, env: Record<string, string | unde
       });
       const print = (line: string) => process.stdout.write(`${line}\n`);
       const options = { seed: flags.seed, budget: flags.budget, operations: flags.operation, ...(flags.time !== undefined ? { timeS: flags.time } : {}) };
+      // Loaded here, not at start: the generators build fast-check arbitraries, which every other command would pay for.
+      const { fuzzCommand } = await import('../../fuzz/fuzz-command.ts');
       setExit((await fuzzCommand(settings, options, print)).exitCode);
     });
 }
