@@ -1,7 +1,7 @@
 // Setup file of the mutation run: starts the embedded reference inside the vitest worker, once per test file, so
 // that Stryker's mutant switch (a global of this worker) reaches the code under test; hands it to the suites as the
 // target they inject. Also charges each test's cleanup requests to that test in Stryker's per-test coverage.
-import { afterAll, beforeEach, inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { DEFAULT_SETTINGS } from '../config/settings.ts';
 import { closeTransport } from '../harness/http/transport.ts';
 import { startEmbeddedTarget } from '../harness/runner/embedded-target.ts';
@@ -35,10 +35,45 @@ function provideTarget(profile: TargetProfile): void {
 // Stryker's setup (first in setupFiles) sets the test id in beforeEach and clears it in afterEach, before vitest tears
 // the fixtures down; a function returned from beforeEach runs between the two, so the cleanup fixture's DELETEs are
 // charged to the test that created the resources instead of to "static" (which would run every test per mutant).
-const stryker = (globalThis as Record<string, { currentTestId?: string } | undefined>)[inject('globalNamespace') ?? '__stryker__'];
+const stryker = (globalThis as Record<string, StrykerNamespace | undefined>)[inject('globalNamespace') ?? '__stryker__'];
+const testsOfThisFile = new Set<string>();
 beforeEach(({ onTestFinished }) => {
   const testId = stryker?.currentTestId;
   if (!stryker || testId === undefined) return;
+  testsOfThisFile.add(testId);
   onTestFinished(() => void (stryker.currentTestId = undefined));
   return () => void (stryker.currentTestId = testId);
 });
+
+// What the file's own hooks (beforeAll/afterAll) and everything else between its first and its last test reach while
+// no test id is set would count as "static" too: charged instead to each test of this file, since those tests are
+// the ones a mutant there can fail. The window opens in a beforeAll — after Stryker's, which switches the mutant on
+// in a run, so a charged mutant is live where it was reached — and closes in an afterAll that runs after the file's
+// own (vitest runs afterAll hooks in reverse). The reference's start and module code stay static: every test needs them.
+let staticBeforeHooks: Record<string, number> = {};
+beforeAll(() => void (staticBeforeHooks = { ...coverage()?.static }));
+afterAll(() => {
+  const cov = coverage();
+  if (!cov || testsOfThisFile.size === 0) return;
+  for (const [mutantId, hits] of Object.entries(cov.static)) {
+    const inHooks = hits - (staticBeforeHooks[mutantId] ?? 0);
+    if (inHooks <= 0) continue;
+    for (const testId of testsOfThisFile) {
+      const perTest = (cov.perTest[testId] ??= {});
+      perTest[mutantId] = (perTest[mutantId] ?? 0) + inHooks;
+    }
+    if (staticBeforeHooks[mutantId]) cov.static[mutantId] = staticBeforeHooks[mutantId];
+    else delete cov.static[mutantId];
+  }
+});
+
+/** Stryker's state in this worker (see @stryker-mutator/vitest-runner's stryker-setup.js and the instrumenter's helpers). */
+interface StrykerNamespace {
+  currentTestId?: string;
+  mutantCoverage?: { static: Record<string, number>; perTest: Record<string, Record<string, number>> };
+}
+
+/** The coverage counters the instrumented code fills (the same object, which Stryker reads after the file). */
+function coverage(): StrykerNamespace['mutantCoverage'] {
+  return stryker?.mutantCoverage;
+}
