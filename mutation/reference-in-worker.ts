@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { DEFAULT_SETTINGS } from '../config/settings.ts';
 import { closeTransport } from '../harness/http/transport.ts';
-import { startEmbeddedTarget } from '../harness/runner/embedded-target.ts';
 import { toProfile } from '../harness/runner/profile.ts';
 import type { TargetProfile } from '../harness/target-profile.ts';
 
@@ -14,12 +13,24 @@ declare module 'vitest' {
   }
 }
 
-const embedded = await startEmbeddedTarget([]);
-provideTarget(toProfile(DEFAULT_SETTINGS, embedded));
-afterAll(async () => {
-  await closeTransport();
-  await embedded.reference.close();
-});
+// A mutant that keeps the reference from loading or starting must fail the file's tests: a setup file that throws
+// leaves vitest with no tests for the file, which Stryker's runner counts as "survived". So the error fails them from a
+// beforeAll (the import is dynamic so that an error in the reference's module code is caught too).
+const embedded = await import('../harness/runner/embedded-target.ts')
+  .then(({ startEmbeddedTarget }) => startEmbeddedTarget([]))
+  .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+if (embedded instanceof Error) {
+  provideTarget(toProfile({ ...DEFAULT_SETTINGS, target: { ...DEFAULT_SETTINGS.target, baseUrl: 'http://127.0.0.1:9', apiKey: 'none' } }, undefined));
+  beforeAll(() => {
+    throw new Error(`mutation run: the reference did not start: ${embedded.message}`);
+  });
+} else {
+  provideTarget(toProfile(DEFAULT_SETTINGS, embedded));
+  afterAll(async () => {
+    await closeTransport();
+    await embedded.reference.close();
+  });
+}
 
 /**
  * `inject('target')` reads the worker's provided context; the reference's address and keys exist only now, in the
