@@ -14,14 +14,15 @@ declare module 'vitest' {
 }
 
 // A mutant that keeps the reference from loading or starting must fail the file's tests: a setup file that throws
-// leaves vitest with no tests for the file, which Stryker's runner counts as "survived". So the error fails them from a
-// beforeAll (the import is dynamic so that an error in the reference's module code is caught too).
+// leaves vitest with no tests for the file, which Stryker's runner counts as "survived". So the error fails each test
+// (the import is dynamic so that an error in the reference's module code is caught too).
 const embedded = await import('../harness/runner/embedded-target.ts')
   .then(({ startEmbeddedTarget }) => startEmbeddedTarget([]))
   .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
 if (embedded instanceof Error) {
   provideTarget(toProfile({ ...DEFAULT_SETTINGS, target: { ...DEFAULT_SETTINGS.target, baseUrl: 'http://127.0.0.1:9', apiKey: 'none' } }, undefined));
-  beforeAll(() => {
+  // beforeEach, not beforeAll: a failed beforeAll skips the tests, and Stryker counts skipped tests as passing.
+  beforeEach(() => {
     throw new Error(`mutation run: the reference did not start: ${embedded.message}`);
   });
 } else {
