@@ -31,11 +31,13 @@ export default {
     '!reference/context.ts',
   ],
   incremental: true,
-  // Committed, so a change to one route file reruns only its mutants. A change to suites/, fixtures/ or harness/
-  // makes Stryker rerun every mutant those tests cover; `npm run mutation -- --force` reruns everything.
+  // Committed, so a change to one route file reruns only its mutants. Stryker sees a changed suite file (it reruns the
+  // mutants its tests cover, but keeps static mutants' verdicts) and nothing of fixtures/, harness/, schemas/ or
+  // mutation/: after such a change run with `--force` (README § Mutation testing).
   incrementalFile: 'mutation/stryker-incremental.json',
   // plan-summary (mutation/plan-summary-reporter.mjs): static / per-test / not-covered counts before the mutants run.
-  reporters: ['progress', 'clear-text', 'json', 'html', 'plan-summary'],
+  // event-recorder: each mutant's result as it comes (reports/mutation/events/), so a stopped run still tells its survivors.
+  reporters: ['progress', 'clear-text', 'json', 'html', 'plan-summary', 'event-recorder'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   tempDirName: '.stryker-tmp',
