@@ -14,9 +14,16 @@ import { environmentVariableRoutes } from './routes/environment-variables.ts';
 import { eventRoutes } from './routes/events.ts';
 import { layoutRoutes } from './routes/layouts.ts';
 import { preferenceRoutes } from './routes/preferences.ts';
-import { subscriberRoutes } from './routes/subscribers.ts';
 import { topicRoutes } from './routes/topics.ts';
 import { workflowRoutes } from './routes/workflows.ts';
+import { agentProvisioningRoutes } from './provisioning/agents.ts';
+import { environmentVariableProvisioningRoutes } from './provisioning/environment-variables.ts';
+import { eventProvisioningRoutes } from './provisioning/events.ts';
+import { layoutProvisioningRoutes } from './provisioning/layouts.ts';
+import { preferenceProvisioningRoutes } from './provisioning/preferences.ts';
+import { subscriberProvisioningRoutes } from './provisioning/subscribers.ts';
+import { topicProvisioningRoutes } from './provisioning/topics.ts';
+import { workflowProvisioningRoutes } from './provisioning/workflows.ts';
 
 export { FAULTS, type FaultName, driftOf, isFaultName, provenBy } from './faults.ts';
 export type { ApiKeys } from './store.ts';
@@ -47,17 +54,26 @@ export interface RunningReference {
 // RL-08: a bulk request costs 100 tokens, so the configuration bucket's 200/s allows 2 bulk subscriber requests per second
 export const DEFAULT_RATE_LIMITS = { trigger: 600, configuration: 200, global: 600 } as const;
 
+// The spec's eight operations (routes/) and the provisioning-only ones (provisioning/), in the order of their paths'
+// methods before the split: the order the router lists allowed methods in.
 function buildRoutes(app: App): RouteDef[] {
   return [
     ...workflowRoutes(app),
+    ...workflowProvisioningRoutes(),
+    ...agentProvisioningRoutes(),
     ...agentRoutes(),
+    ...topicProvisioningRoutes(),
     ...topicRoutes(),
+    ...layoutProvisioningRoutes(),
     ...layoutRoutes(),
     ...environmentVariableRoutes(),
+    ...environmentVariableProvisioningRoutes(),
     ...environmentRoutes(),
-    ...subscriberRoutes(),
+    ...subscriberProvisioningRoutes(),
+    ...preferenceProvisioningRoutes(),
     ...preferenceRoutes(),
     ...eventRoutes(app),
+    ...eventProvisioningRoutes(),
   ];
 }
 

@@ -12,7 +12,6 @@ import { optContext, optObject, optString } from '../validate.ts';
 import { checkSubscriberShape, upsertSubscriber } from './subscribers.ts';
 
 export const MAX_RECIPIENTS = 100;
-export const MAX_BULK_EVENTS = 100;
 
 interface TriggerRequest {
   name: string;
@@ -37,7 +36,7 @@ function guardOptions(app: App): SsrfGuardOptions {
 }
 
 /** Validates one trigger body; field names get `prefix` (bulk: `events[i].`). */
-function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, errs: FieldErrors, prefix: string): TriggerRequest | undefined {
+export function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, errs: FieldErrors, prefix: string): TriggerRequest | undefined {
   const { app } = ctx;
   const before = Object.keys(errs.errors).length;
   const name = b.name;
@@ -150,7 +149,7 @@ function ack(app: App, status: string, transactionId?: string): Record<string, u
 }
 
 /** Runs one validated trigger; throws HttpError for 4xx outcomes. */
-function runTrigger(ctx: RequestContext, t: TriggerRequest): Record<string, unknown> {
+export function runTrigger(ctx: RequestContext, t: TriggerRequest): Record<string, unknown> {
   const { app, env } = ctx;
   const guard = t.bridgeUrl !== undefined ? checkBridgeUrl(t.bridgeUrl, guardOptions(app)) : null;
   const late = app.has('bridge-url-rejected-after-run');
@@ -201,33 +200,8 @@ function trigger(ctx: RequestContext) {
   return { status: app.has('trigger-200') ? 200 : 201, body: { data: runTrigger(ctx, t) } };
 }
 
-function triggerBulk(ctx: RequestContext) {
-  const b = objectBody(ctx);
-  const errs = new FieldErrors();
-  errs.arrayOfAtMost('events', b.events, MAX_BULK_EVENTS);
-  errs.throwIfAny();
-  const parsed = (b.events as unknown[]).map((e, i) => {
-    if (!isPlainObject(e)) {
-      errs.add(`events[${i}]`, 'each event must be an object', e);
-      return undefined;
-    }
-    return parseTrigger(ctx, e, errs, `events[${i}].`);
-  });
-  errs.throwIfAny();
-  const data = parsed.map((t) => {
-    try {
-      return runTrigger(ctx, t!);
-    } catch (e) {
-      if (e instanceof HttpError && e.status < 500) return { acknowledged: false, status: 'error', error: [e.message] };
-      throw e;
-    }
-  });
-  return { status: 201, body: { data } };
-}
-
 export function eventRoutes(app: App): RouteDef[] {
   return [
     { method: 'POST', path: app.has('wrong-version-prefix') ? '/v2/events/trigger' : '/v1/events/trigger', category: 'trigger', maxBody: TRIGGER_MAX_BODY, handler: trigger },
-    { method: 'POST', path: '/v1/events/trigger/bulk', category: 'trigger', bulk: true, handler: triggerBulk },
   ];
 }

@@ -1,4 +1,5 @@
-// GET|PATCH /v2/subscribers/{subscriberId}/preferences: global and per-workflow channel preferences.
+// PATCH /v2/subscribers/{subscriberId}/preferences: global and per-workflow channel preferences (the GET that reads
+// them back is provisioning-only: provisioning/preferences.ts).
 import type { App, RequestContext, RouteDef } from '../context.ts';
 import { objectBody, ok } from '../context.ts';
 import { FieldErrors, notFound } from '../errors.ts';
@@ -27,12 +28,6 @@ export function preferencesDto(app: App, env: EnvironmentState, s: Subscriber): 
   const workflows: Record<string, unknown>[] = [];
   for (const wf of env.workflows.values()) workflows.push(workflowEntry(app, s, wf));
   return { global, workflows };
-}
-
-function getPreferences(ctx: RequestContext) {
-  const s = ctx.env.subscribers.get(ctx.params.subscriberId!);
-  if (!s) throw notFound(`Subscriber "${ctx.params.subscriberId}"`);
-  return ok(200, preferencesDto(ctx.app, ctx.env, s));
 }
 
 function patchPreferences(ctx: RequestContext) {
@@ -101,7 +96,6 @@ function applyWorkflowChanges(s: Subscriber, wf: Workflow, changes: Partial<Chan
 
 export function preferenceRoutes(): RouteDef[] {
   return [
-    { method: 'GET', path: '/v2/subscribers/:subscriberId/preferences', category: 'configuration', handler: getPreferences },
     { method: 'PATCH', path: '/v2/subscribers/:subscriberId/preferences', category: 'configuration', handler: patchPreferences },
   ];
 }

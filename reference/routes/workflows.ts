@@ -1,7 +1,7 @@
 // POST /v2/workflows, GET|DELETE /v2/workflows/{id}: workflow create, read, delete.
 import type { App, RequestContext, RouteDef } from '../context.ts';
 import { objectBody, ok } from '../context.ts';
-import { FieldErrors, HttpError, notFound } from '../errors.ts';
+import { FieldErrors, HttpError } from '../errors.ts';
 import { compilePayloadSchema, exampleFromSchema } from '../payload-schema.ts';
 import type { Step, Workflow } from '../store.ts';
 import { SLUG_PATTERN, isPlainObject, nowIso, objectId, shortId, slugify } from '../util.ts';
@@ -262,35 +262,8 @@ function stepDto(app: App, wf: Workflow, s: Step): Record<string, unknown> {
   return dto;
 }
 
-function getWorkflow(ctx: RequestContext) {
-  const wf = ctx.env.findWorkflow(ctx.params.workflowId!);
-  if (!wf) throw notFound(`Workflow "${ctx.params.workflowId}"`);
-  return ok(200, workflowDto(ctx.app, wf));
-}
-
-function deleteWorkflow(ctx: RequestContext) {
-  const id = ctx.params.workflowId!;
-  let env = ctx.env;
-  let wf = env.findWorkflow(id);
-  if (!wf && ctx.app.has('cross-environment-delete')) {
-    for (const other of ctx.app.org.environments) {
-      const found = other.findWorkflow(id);
-      if (found) {
-        env = other;
-        wf = found;
-        break;
-      }
-    }
-  }
-  if (!wf) throw notFound(`Workflow "${id}"`);
-  env.removeWorkflow(wf);
-  return { status: 204 };
-}
-
 export function workflowRoutes(app: App): RouteDef[] {
   return [
     { method: 'POST', path: app.has('workflows-under-v1') ? '/v1/workflows' : '/v2/workflows', category: 'configuration', handler: createWorkflow },
-    { method: 'GET', path: '/v2/workflows/:workflowId', category: 'configuration', handler: getWorkflow },
-    { method: 'DELETE', path: '/v2/workflows/:workflowId', category: 'configuration', handler: deleteWorkflow },
   ];
 }
