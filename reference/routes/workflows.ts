@@ -34,6 +34,10 @@ function validatePreferenceBlock(errs: FieldErrors, v: unknown, field: string): 
   }
 }
 
+// Only the fault `partial-preferences-rejected` asks for it: the request shape makes every part optional.
+const isCompletePreferences = (p: Record<string, unknown>) =>
+  [p.user, p.workflow].every((b) => isPlainObject(b) && b.all !== undefined);
+
 function defaultPreferenceBlock(): Record<string, unknown> {
   const channels: Record<string, { enabled: boolean }> = {};
   for (const c of PREF_CHANNELS) channels[c] = { enabled: true };
@@ -156,6 +160,7 @@ function createWorkflow(ctx: RequestContext) {
   if (prefs) {
     validatePreferenceBlock(errs, prefs.user, 'preferences.user');
     validatePreferenceBlock(errs, prefs.workflow, 'preferences.workflow');
+    if (app.has('partial-preferences-rejected') && !isCompletePreferences(prefs)) errs.add('preferences', 'preferences must carry user and workflow, each with all');
   }
   const severity = optEnum(errs, b, 'severity', SEVERITIES) ?? (app.has('severity-default-high') ? 'high' : 'none');
   let validator;
@@ -182,7 +187,7 @@ function createWorkflow(ctx: RequestContext) {
     active: active ?? app.has('active-defaults-true'),
     ...(validatePayload !== undefined ? { validatePayload } : {}),
     payloadSchema,
-    isTranslationEnabled: isTranslationEnabled ?? app.has('translation-defaults-true'),
+    isTranslationEnabled: app.has('translation-flag-ignored') ? false : (isTranslationEnabled ?? app.has('translation-defaults-true')),
     agent: app.has('agent-dropped') ? null : agent,
     ...(source !== undefined ? { source } : {}),
     preferences: preferencesResponse(prefs),

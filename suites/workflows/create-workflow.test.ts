@@ -18,7 +18,7 @@ conformance('WF-01', 'POST /v2/workflows with one in-app step answers 201 and a 
   expect(res.data).toMatchSchema('WorkflowResponseDto');
 });
 
-conformance('WF-02', 'the created workflow echoes name, workflowId, description, tags, payloadSchema, validatePayload, severity and active', async ({ api, ids, cleanup }) => {
+conformance('WF-02', 'the created workflow echoes name, workflowId, description, tags, payloadSchema, validatePayload, severity, active and isTranslationEnabled', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
   const sent = {
     name: `Conformance echo ${workflowId}`,
@@ -29,12 +29,13 @@ conformance('WF-02', 'the created workflow echoes name, workflowId, description,
     validatePayload: true,
     severity: 'high',
     active: true,
+    isTranslationEnabled: true,
     steps: [{ name: 'In-app', type: 'in_app' }],
   };
   const res = await postWorkflow(api, cleanup, sent);
   expectCreated(res, 'the workflow is created');
   const wf = res.data;
-  for (const field of ['name', 'workflowId', 'description', 'validatePayload', 'severity', 'active'] as const) {
+  for (const field of ['name', 'workflowId', 'description', 'validatePayload', 'severity', 'active', 'isTranslationEnabled'] as const) {
     expect(wf[field], `the response echoes ${field} as sent`).toEqual(sent[field]);
   }
   expect([...(wf.tags ?? [])].sort(), 'the response echoes the tags as sent').toEqual([...sent.tags].sort());

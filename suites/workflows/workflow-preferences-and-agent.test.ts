@@ -15,6 +15,16 @@ conformance('WF-07', 'a workflow created with user and workflow preferences is a
   expect(res.data.preferences, 'the response `preferences` is an object, not null').not.toBeNull();
 });
 
+// The request shape makes `user`, `workflow`, `all` and `channels` optional: a body with some of them is as valid.
+conformance('WF-07', 'a workflow created with only workflow preferences holding only channels is accepted and carries preferences', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  const preferences = { workflow: { channels: { email: { enabled: false } } } };
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }], preferences });
+  expectCreated(res, 'the documented `preferences` shape without `user` and without `workflow.all` (both optional) is accepted');
+  expect(res.data.preferences, 'the response carries a `preferences` object').toBeTypeOf('object');
+  expect(res.data.preferences, 'the response `preferences` is an object, not null').not.toBeNull();
+});
+
 conformance('WF-08', 'a workflow created with an agent and a provider replyTo stores and echoes the agent', async ({ api, ids, cleanup, provision }) => {
   const { identifier } = await provision.agent();
   const agent = { identifier, providers: { sendgrid: { replyTo: 'replies@example.com' } } };

@@ -353,6 +353,8 @@ const PROBES: Record<FaultName, Probe> = {
   'wrong-version-prefix': withT(async (c) => (await trig(c, {})).status),
   'workflows-under-v1': p(async (c) => (await createWf(c)).status),
   'regional-broken': p(async (c) => (await c.get('/v1/environments', { base: c.ref.regionalBaseUrl! })).status, { regional: true }),
+  'translation-flag-ignored': p(async (c) => (await createWf(c, { isTranslationEnabled: true })).json.data.isTranslationEnabled),
+  'partial-preferences-rejected': p(async (c) => (await createWf(c, { preferences: { workflow: { channels: { email: { enabled: false } } } } })).status),
 };
 
 describe('fault catalog', () => {
