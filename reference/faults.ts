@@ -168,6 +168,7 @@ export const FAULTS = {
   // mut-routes slice (issue 19): gaps the surviving mutants of reference/routes/*.ts showed
   'translation-flag-ignored': { rules: ['WF-02'], description: 'A workflow created with `isTranslationEnabled: true` comes back with false' },
   'partial-preferences-rejected': { rules: ['WF-07'], description: 'Workflow `preferences` without `user`, or a block without `all`, is rejected with 422' },
+  'user-preferences-channels-dropped': { rules: ['CLIENT-02'], deployedOnly: true, description: 'A workflow created with a `preferences.user` block without `channels` comes back without `user.channels` (the official client requires it)' },
 } as const satisfies Record<string, Fault>;
 
 interface Fault {

@@ -45,7 +45,7 @@ function defaultPreferenceBlock(): Record<string, unknown> {
 }
 
 /** Workflow preferences response: the user block (or null) and the effective default. */
-function preferencesResponse(req: Record<string, unknown> | undefined): Record<string, unknown> {
+function preferencesResponse(app: App, req: Record<string, unknown> | undefined): Record<string, unknown> {
   const def = defaultPreferenceBlock();
   const wfBlock = req?.workflow;
   if (isPlainObject(wfBlock)) {
@@ -56,7 +56,13 @@ function preferencesResponse(req: Record<string, unknown> | undefined): Record<s
       }
     }
   }
-  return { user: isPlainObject(req?.user) ? req.user : null, default: def };
+  return { user: app.has('user-preferences-channels-dropped') && isPlainObject(req?.user) ? req.user : userBlock(req?.user), default: def };
+}
+
+/** The user block as the deployed contract returns it: `all` and `channels` are always there (the official SDK requires both). */
+function userBlock(user: unknown): Record<string, unknown> | null {
+  if (!isPlainObject(user)) return null;
+  return { ...user, all: isPlainObject(user.all) ? user.all : { enabled: true, readOnly: false }, channels: isPlainObject(user.channels) ? user.channels : {} };
 }
 
 function parseSteps(app: App, errs: FieldErrors, raw: unknown[]): Step[] {
@@ -190,7 +196,7 @@ function createWorkflow(ctx: RequestContext) {
     isTranslationEnabled: app.has('translation-flag-ignored') ? false : (isTranslationEnabled ?? app.has('translation-defaults-true')),
     agent: app.has('agent-dropped') ? null : agent,
     ...(source !== undefined ? { source } : {}),
-    preferences: preferencesResponse(prefs),
+    preferences: preferencesResponse(app, prefs),
     severity,
     steps: app.has('step-order-reversed') ? [...steps].reverse() : steps,
     createdAt: now,

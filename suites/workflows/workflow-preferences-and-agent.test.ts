@@ -25,6 +25,15 @@ conformance('WF-07', 'a workflow created with only workflow preferences holding 
   expect(res.data.preferences, 'the response `preferences` is an object, not null').not.toBeNull();
 });
 
+// CLIENT-02 reads the answer on every exchange: a user block without `channels` is what the official client cannot read.
+conformance('WF-07', 'a workflow created with user preferences holding only `all` is accepted and carries preferences', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  const preferences = { user: { all: { enabled: true, readOnly: false } } };
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }], preferences });
+  expectCreated(res, 'the documented `preferences` shape with a `user` block holding only `all` is accepted');
+  expect(res.data.preferences, 'the response carries a `preferences` object').toEqual(expect.objectContaining({ default: expect.any(Object) }));
+});
+
 conformance('WF-08', 'a workflow created with an agent and a provider replyTo stores and echoes the agent', async ({ api, ids, cleanup, provision }) => {
   const { identifier } = await provision.agent();
   const agent = { identifier, providers: { sendgrid: { replyTo: 'replies@example.com' } } };

@@ -355,6 +355,7 @@ const PROBES: Record<FaultName, Probe> = {
   'regional-broken': p(async (c) => (await c.get('/v1/environments', { base: c.ref.regionalBaseUrl! })).status, { regional: true }),
   'translation-flag-ignored': p(async (c) => (await createWf(c, { isTranslationEnabled: true })).json.data.isTranslationEnabled),
   'partial-preferences-rejected': p(async (c) => (await createWf(c, { preferences: { workflow: { channels: { email: { enabled: false } } } } })).status),
+  'user-preferences-channels-dropped': p(async (c) => (await createWf(c, { preferences: { user: { all: { enabled: true } } } })).json.data.preferences.user.channels),
 };
 
 describe('fault catalog', () => {
