@@ -11,6 +11,7 @@ export const ENV_VARS = {
   CONFORMANCE_RUN_TIMEOUT_MS: 'timeouts.runMs',
   CONFORMANCE_TRIGGER_RPS: 'limits.triggerRps',
   CONFORMANCE_REPORT_DIR: 'run.reportDir',
+  CONFORMANCE_WORKERS: 'run.workers',
 } as const;
 
 /** Names the config file; the `--config` flag wins over it. */

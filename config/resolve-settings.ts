@@ -97,7 +97,7 @@ function coerce(raw: string, path: string, name: string): unknown {
     if (/^(0|false|no|off)$/i.test(raw)) return false;
     throw new ConfigError(name, `expected true or false, got "${raw}"`);
   }
-  if (path.startsWith('timeouts.') || path.startsWith('limits.')) {
+  if (path.startsWith('timeouts.') || path.startsWith('limits.') || path === 'run.workers') {
     const n = Number(raw);
     if (!Number.isInteger(n)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
     return n;

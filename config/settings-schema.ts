@@ -62,6 +62,7 @@ export const settingsSchema = {
         expectations: { type: 'string', minLength: 1 },
         repeat: { type: 'integer', minimum: 1, maximum: 100 },
         loadFollows: { type: 'boolean' },
+        workers: { type: 'integer', minimum: 1, maximum: 16 },
       },
     },
   },

@@ -58,7 +58,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     const runs: SuiteRun[] = [];
     if (unreachable) runs.push({ records: [], errors: [unreachable] });
     else {
-      const session = await SuiteSession.open(profile, { allureResultsDir: allureResultsDir(settings.run.reportDir) });
+      const session = await SuiteSession.open(profile, { allureResultsDir: allureResultsDir(settings.run.reportDir), workers: settings.run.workers });
       if (interruption) interruption.leftovers = () => leftoversOf(profile, session.running);
       try {
         for (let i = 1; i <= settings.run.repeat && !interruption?.requested; i++) {

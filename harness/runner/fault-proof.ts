@@ -63,7 +63,7 @@ export interface FaultProof {
 export async function proveFaults(settings: Settings, faults: FaultName[], log: (line: string) => void, provers: OtherProvers = {}): Promise<FaultProof> {
   const clean = await startEmbeddedTarget([]);
   const cleanProfile = toProfile(settings, clean);
-  const session = await SuiteSession.open(cleanProfile);
+  const session = await SuiteSession.open(cleanProfile, { workers: settings.run.workers });
   const errors: string[] = [];
   try {
     log('Clean reference: every rule must pass or be honestly not verified / not applicable');

@@ -71,7 +71,7 @@ export class SuiteSession {
     private readonly plan: BucketPlan,
   ) {}
 
-  static async open(initial: TargetProfile, options: { allureResultsDir?: string } = {}): Promise<SuiteSession> {
+  static async open(initial: TargetProfile, options: { allureResultsDir?: string; workers?: number } = {}): Promise<SuiteSession> {
     let session: SuiteSession | undefined;
     if (options.allureResultsDir) cleanAllureResults(options.allureResultsDir);
     const allure = options.allureResultsDir ? new ConformanceAllureReporter(options.allureResultsDir) : undefined;
@@ -107,7 +107,7 @@ export class SuiteSession {
         // that matters, so workers keep their module cache between files (the schema validators load once).
         pool: 'threads',
         isolate: false,
-        maxWorkers: 4,
+        maxWorkers: options.workers ?? 4,
         maxConcurrency: 8,
         // Whole values in assertion messages: a key cut short by chai's truncation would escape redaction.
         chaiConfig: { truncateThreshold: 0 },

@@ -59,6 +59,13 @@ describe('resolveSettings', () => {
     expect(configError(() => resolveSettings({ configFile: file('bad.yaml', 'target: [unclosed\n') })).message).toContain('not valid YAML');
   });
 
+  it('takes the suite worker count from CONFORMANCE_WORKERS (one per core, 2 to 4, by default; 1 to 16)', () => {
+    expect(resolveSettings({}).run.workers).toBeGreaterThanOrEqual(2);
+    expect(resolveSettings({}).run.workers).toBeLessThanOrEqual(4);
+    expect(resolveSettings({ env: { CONFORMANCE_WORKERS: '2' } }).run.workers).toBe(2);
+    expect(configError(() => resolveSettings({ env: { CONFORMANCE_WORKERS: '0' } })).setting).toBe('run.workers');
+  });
+
   it('requires a key with a target, rejects keys without one, faults with one, and unknown rules', () => {
     expect(configError(() => resolveSettings({ flags: { 'target.baseUrl': 'http://127.0.0.1:3' } })).setting).toBe('target.apiKey');
     expect(configError(() => resolveSettings({ flags: { 'target.apiKey': 'k' } })).setting).toBe('target.baseUrl');

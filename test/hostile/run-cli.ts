@@ -5,6 +5,10 @@ import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../../bin/conformance.js', import.meta.url));
 
+// why: the harness runs many CLI runs at once on two cores; each run's suite workers load the whole module graph, so
+// two per run (instead of four) spare that CPU for the tests themselves. A test's own env overrides it.
+const harnessDefaults: Record<string, string> = { CONFORMANCE_WORKERS: '2' };
+
 export interface CliResult {
   code: number | null;
   stdout: string;
@@ -15,7 +19,7 @@ export interface CliResult {
 /** `timed`: the run's own deadline is under test, so it keeps its normal CPU priority. */
 export function runCli(args: string[], env: Record<string, string> = {}, killAfterMs = 120_000, { timed = false } = {}): Promise<CliResult> {
   const started = Date.now();
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST')));
+  const base = { ...harnessDefaults, ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST'))) };
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     // why: a CLI run is batch work that takes a core for seconds; the servers and real-time load of the test
@@ -76,7 +80,7 @@ export interface LiveCli {
 /** The CLI as a running child process, for tests that talk to it while it runs (signals, a server it starts). */
 export function spawnCli(args: string[], env: Record<string, string> = {}, killAfterMs = 120_000): LiveCli {
   const started = Date.now();
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST')));
+  const base = { ...harnessDefaults, ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST'))) };
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
