@@ -127,6 +127,7 @@ export function checkBridgeUrl(raw: string, opts: SsrfGuardOptions = {}, faults:
     if (cls === 'private' && opts.allowPrivate) return null;
     return opts.echoIp ? `bridgeUrl ${host} is blocked by the outbound SSRF policy` : SSRF_POLICY_MESSAGE;
   }
+  if (faults.has('bridge-url-localhost-subdomain-allowed') && host.endsWith('.localhost')) return null;
   if (host === 'localhost' || host.endsWith('.localhost') || host === 'localhost.localdomain') {
     return opts.allowLoopback ? null : 'bridgeUrl must not point to localhost';
   }

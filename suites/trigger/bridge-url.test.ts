@@ -17,6 +17,7 @@ interface UnsafeBridgeUrl {
 const UNSAFE_BRIDGE_URLS: readonly UnsafeBridgeUrl[] = [
   { label: 'plain http', url: 'http://bridge.example.com/api/novu', resolvesTo: [] },
   { label: 'localhost', url: 'https://localhost/api/novu', resolvesTo: ['127.0.0.1', '::1'], wording: 'names bridgeUrl' },
+  { label: 'a name under .localhost (RFC 6761: loopback)', url: 'https://bridge.localhost/api/novu', resolvesTo: ['127.0.0.1', '::1'], wording: 'names bridgeUrl' },
   { label: 'loopback 127.0.0.1', url: 'https://127.0.0.1/api/novu', resolvesTo: ['127.0.0.1'], wording: 'SSRF policy' },
   { label: 'short loopback 127.1', url: 'https://127.1/api/novu', resolvesTo: ['127.0.0.1'], wording: 'SSRF policy' },
   { label: 'unspecified 0.0.0.0', url: 'https://0.0.0.0/api/novu', resolvesTo: ['0.0.0.0'], wording: 'SSRF policy' },
