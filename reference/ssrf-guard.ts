@@ -102,6 +102,8 @@ export function checkBridgeUrl(raw: string, opts: SsrfGuardOptions = {}, faults:
     return 'bridgeUrl must be a valid URL';
   }
   if (url.protocol !== 'https:' && !(opts.allowHttp && url.protocol === 'http:')) return 'bridgeUrl must use the https protocol';
+  // why: fault `bridge-url-partial-credentials-allowed` drops a lone user name or password instead of rejecting it
+  if (faults.has('bridge-url-partial-credentials-allowed') && (url.username === '' || url.password === '')) url.username = url.password = '';
   if ((url.username !== '' || url.password !== '') && !opts.allowCredentials) return 'bridgeUrl must not contain credentials';
   let host = url.hostname.toLowerCase();
   if (host.endsWith('.')) host = host.slice(0, -1);

@@ -20,11 +20,17 @@ export const REFERENCE_ACCEPTABLE_BRIDGE_URLS: readonly string[] = [
     '192.167.255.254', '192.169.0.1', // around 192.168.0.0/16
     '198.17.255.254', '198.20.0.1', // around 198.18.0.0/15
     '223.255.254.1', // below 224.0.0.0/4
+    // the second octet of a blocked range under another first octet: a range is its first octet too
+    '193.168.0.1', '170.254.0.1', '101.64.0.1', '199.18.0.1',
   ].map((ip) => `https://${ip}/api/novu`),
   ...[
     '2606:4700:4700::1111', // global unicast, written with ::
     '2001:4860:4860:1:2:3:4:8888', // global unicast, all eight groups
     '::ffff:8.8.8.8', // IPv4-mapped form of a public address (beside ::ffff:127.0.0.1)
+    '2001:4860:4860::1', // ends in :1, yet not ::1
+    '2001:4860:4860::ffff:a00:1', // low 32 bits spell 10.0.0.1: an IPv4 is embedded only under ::ffff:0:0/96 …
+    '2001:4860::a00:1', // … or 64:ff9b::/96 (NAT64) …
+    '2001:a00:1::1', // … or 2002::/16 (6to4, here groups 2-3 spell 10.0.0.1)
   ].map((ip) => `https://[${ip}]/api/novu`),
   'https://bridge.example.com/api/novu', // the host name the http and credentials cases use, as a valid bridgeUrl
 ];

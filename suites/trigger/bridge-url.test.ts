@@ -37,6 +37,8 @@ const UNSAFE_BRIDGE_URLS: readonly UnsafeBridgeUrl[] = [
   { label: 'octal IPv4 0177.0.0.1', url: 'https://0177.0.0.1/api/novu', resolvesTo: ['127.0.0.1'], wording: 'SSRF policy' },
   { label: 'decimal private IPv4 167772161', url: 'https://167772161/api/novu', resolvesTo: ['10.0.0.1'], wording: 'SSRF policy' },
   { label: 'embedded credentials user:pass@', url: 'https://user:pass@bridge.example.com/api/novu', resolvesTo: [] },
+  { label: 'embedded user name without password user@', url: 'https://user@bridge.example.com/api/novu', resolvesTo: [] },
+  { label: 'embedded password without user name :pass@', url: 'https://:pass@bridge.example.com/api/novu', resolvesTo: [] },
 ];
 
 for (const form of UNSAFE_BRIDGE_URLS) {
