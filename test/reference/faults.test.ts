@@ -353,6 +353,11 @@ const PROBES: Record<FaultName, Probe> = {
   'wrong-version-prefix': withT(async (c) => (await trig(c, {})).status),
   'workflows-under-v1': p(async (c) => (await createWf(c)).status),
   'regional-broken': p(async (c) => (await c.get('/v1/environments', { base: c.ref.regionalBaseUrl! })).status, { regional: true }),
+  'bridge-url-172-slash-8-blocked': bridge('https://172.32.0.1/bridge'),
+  'bridge-url-ipv6-literal-blocked': bridge('https://[2606:4700:4700::1111]/bridge'),
+  'bridge-url-localhost-subdomain-allowed': bridge('https://bridge.localhost/'),
+  'bridge-url-partial-credentials-allowed': bridge('https://user@example.com/'),
+  'bridge-url-ipv6-link-local-allowed': bridge('https://[fe80::1]/bridge'),
 };
 
 describe('fault catalog', () => {
