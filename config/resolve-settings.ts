@@ -87,8 +87,22 @@ function checkConsistency(settings: Settings): void {
   if ((target.baseUrl || target.image) && reference.faults.length > 0) {
     throw new ConfigError('reference.faults', 'faults only apply to the embedded reference, not to --target');
   }
+  for (const raw of settings.bridge.acceptableUrls ?? []) {
+    const problem = notAnHttpsUrl(raw);
+    if (problem) throw new ConfigError('bridge.acceptableUrls', `"${raw}" ${problem}: list the public https bridgeUrls the target accepts`);
+  }
   const unknown = run.rules.filter((id) => !isRuleId(id));
   if (unknown.length > 0) throw new ConfigError('run.rules', `unknown rule ID(s): ${unknown.join(', ')}`);
+}
+
+function notAnHttpsUrl(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'is not a URL';
+  }
+  return url.protocol === 'https:' ? undefined : 'is not an https URL';
 }
 
 function coerce(raw: string, path: string, name: string): unknown {

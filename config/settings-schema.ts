@@ -46,6 +46,11 @@ export const settingsSchema = {
       additionalProperties: false,
       properties: { triggerRps: positiveInt },
     },
+    bridge: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { acceptableUrls: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } } },
+    },
     reference: {
       type: 'object',
       additionalProperties: false,

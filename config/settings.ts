@@ -56,6 +56,11 @@ export interface LimitSettings {
   triggerRps: number;
 }
 
+export interface BridgeSettings {
+  /** Public https bridgeUrls the target's operator names as acceptable (TRIG-01); absent: that test is not verified. */
+  acceptableUrls?: string[];
+}
+
 export interface ReferenceSettings {
   /** Faults switched on in the embedded reference (only without a target). */
   faults: string[];
@@ -84,6 +89,7 @@ export interface Settings {
   features: FeatureSettings;
   timeouts: TimeoutSettings;
   limits: LimitSettings;
+  bridge: BridgeSettings;
   reference: ReferenceSettings;
   run: RunSettings;
 }
@@ -106,6 +112,7 @@ export const DEFAULT_SETTINGS: Settings = {
     maxRetryAfterS: 10,
   },
   limits: { triggerRps: 600 },
+  bridge: {},
   reference: { faults: [] },
   run: { reportDir: 'reports', rules: [], readOnly: false, noDrain: false, repeat: 1, loadFollows: false, workers: DEFAULT_WORKERS },
 };

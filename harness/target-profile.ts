@@ -16,6 +16,8 @@ export interface TargetProfile {
   runForTraffic?: boolean;
   /** Exists once the run is being stopped; holds the reason a test that starts after that ends not verified with. */
   stopFile?: string;
+  /** Public https bridgeUrls the target accepts (bridge.acceptableUrls; the embedded reference's own list). */
+  acceptableBridgeUrls?: readonly string[];
   /** True when the target is the embedded reference started by this run. */
   embeddedReference: boolean;
   /** No request may change anything on the target (--read-only). */

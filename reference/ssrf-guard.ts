@@ -1,4 +1,5 @@
 // Syntactic SSRF guard for trigger `bridgeUrl` (no DNS): https only, public hosts only.
+import type { FaultName } from './faults.ts';
 
 export interface SsrfGuardOptions {
   allowHttp?: boolean;
@@ -93,7 +94,7 @@ function classifyIpv6(g: readonly number[]): V4Class {
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data', 'metadata.azure.internal']);
 
 /** Returns null when the URL is acceptable, else the rejection message (never naming a private IP). */
-export function checkBridgeUrl(raw: string, opts: SsrfGuardOptions = {}): string | null {
+export function checkBridgeUrl(raw: string, opts: SsrfGuardOptions = {}, faults: { has(fault: FaultName): boolean } = new Set()): string | null {
   let url: URL;
   try {
     url = new URL(raw);
@@ -101,15 +102,19 @@ export function checkBridgeUrl(raw: string, opts: SsrfGuardOptions = {}): string
     return 'bridgeUrl must be a valid URL';
   }
   if (url.protocol !== 'https:' && !(opts.allowHttp && url.protocol === 'http:')) return 'bridgeUrl must use the https protocol';
+  // why: fault `bridge-url-partial-credentials-allowed` drops a lone user name or password instead of rejecting it
+  if (faults.has('bridge-url-partial-credentials-allowed') && (url.username === '' || url.password === '')) url.username = url.password = '';
   if ((url.username !== '' || url.password !== '') && !opts.allowCredentials) return 'bridgeUrl must not contain credentials';
   let host = url.hostname.toLowerCase();
   if (host.endsWith('.')) host = host.slice(0, -1);
   if (host === '') return 'bridgeUrl must name a host';
 
   if (host.startsWith('[')) {
+    if (faults.has('bridge-url-ipv6-literal-blocked')) return 'bridgeUrl must be a valid URL';
     const groups = parseIpv6(host.slice(1, -1));
     if (!groups) return 'bridgeUrl must be a valid URL';
     const cls = classifyIpv6(groups);
+    if (faults.has('bridge-url-ipv6-link-local-allowed') && (groups[0]! & 0xffc0) === 0xfe80) return null;
     if (cls === 'public' || opts.allowIpv6Internal) return null;
     return opts.echoIp ? `bridgeUrl ${host} is blocked by the outbound SSRF policy` : SSRF_POLICY_MESSAGE;
   }
@@ -118,11 +123,13 @@ export function checkBridgeUrl(raw: string, opts: SsrfGuardOptions = {}): string
     // why: fault `bridge-url-hex-ip-allowed` judges the raw text instead of the normalized host
     if (opts.allowNonDecimalIp && !rawHostIsDottedDecimal(raw)) return null;
     const cls = classifyIpv4(v4);
+    if (faults.has('bridge-url-172-slash-8-blocked') && v4[0] === 172) return SSRF_POLICY_MESSAGE;
     if (cls === 'public') return null;
     if (cls === 'loopback' && opts.allowLoopback) return null;
     if (cls === 'private' && opts.allowPrivate) return null;
     return opts.echoIp ? `bridgeUrl ${host} is blocked by the outbound SSRF policy` : SSRF_POLICY_MESSAGE;
   }
+  if (faults.has('bridge-url-localhost-subdomain-allowed') && host.endsWith('.localhost')) return null;
   if (host === 'localhost' || host.endsWith('.localhost') || host === 'localhost.localdomain') {
     return opts.allowLoopback ? null : 'bridgeUrl must not point to localhost';
   }

@@ -12,6 +12,7 @@ export function toProfile(settings: Settings, embedded: EmbeddedTarget | undefin
     ...(target.secondaryApiKey ? { secondary: target.secondaryApiKey } : {}),
     ...(target.restrictedApiKey ? { restricted: target.restrictedApiKey } : {}),
   };
+  const acceptableBridgeUrls = settings.bridge.acceptableUrls ?? embedded?.acceptableBridgeUrls;
   return {
     baseUrl: (target.baseUrl ?? embedded!.reference.baseUrl).replace(/\/$/, ''),
     ...(regional ? { regionalBaseUrl: regional.replace(/\/$/, '') } : {}),
@@ -21,6 +22,7 @@ export function toProfile(settings: Settings, embedded: EmbeddedTarget | undefin
     limits: settings.limits,
     runPrefix: `cft-${randomBytes(3).toString('hex')}`,
     rules: settings.run.rules,
+    ...(acceptableBridgeUrls ? { acceptableBridgeUrls } : {}),
     embeddedReference: embedded !== undefined,
     readOnly: settings.run.readOnly,
     noDrain: settings.run.noDrain,

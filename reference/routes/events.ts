@@ -151,7 +151,7 @@ function ack(app: App, status: string, transactionId?: string): Record<string, u
 /** Runs one validated trigger; throws HttpError for 4xx outcomes. */
 export function runTrigger(ctx: RequestContext, t: TriggerRequest): Record<string, unknown> {
   const { app, env } = ctx;
-  const guard = t.bridgeUrl !== undefined ? checkBridgeUrl(t.bridgeUrl, guardOptions(app)) : null;
+  const guard = t.bridgeUrl !== undefined ? checkBridgeUrl(t.bridgeUrl, guardOptions(app), app) : null;
   const late = app.has('bridge-url-rejected-after-run');
   if (guard && !late) throw new HttpError(400, guard);
 

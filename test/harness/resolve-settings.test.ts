@@ -79,4 +79,13 @@ describe('resolveSettings', () => {
     expect(configError(() => resolveSettings({ flags: { 'target.baseUrl': 'ftp://x', 'target.apiKey': 'k' } })).setting).toBe('target.baseUrl');
     expect(configError(() => resolveSettings({ env: { CONFORMANCE_FEATURE_IDEMPOTENCY: 'maybe' } })).setting).toBe('CONFORMANCE_FEATURE_IDEMPOTENCY');
   });
+
+  it('reads bridge.acceptableUrls and names one that is not an https URL', () => {
+    const ok = resolveSettings({ configFile: file('bridge.yaml', 'bridge:\n  acceptableUrls: [https://203.0.113.7/api/novu]\n') });
+    expect(ok.bridge.acceptableUrls).toEqual(['https://203.0.113.7/api/novu']);
+    const http = configError(() => resolveSettings({ configFile: file('bridge-http.yaml', 'bridge:\n  acceptableUrls: [http://bridge.example.com]\n') }));
+    expect([http.setting, http.message]).toEqual(['bridge.acceptableUrls', expect.stringContaining('"http://bridge.example.com" is not an https URL')]);
+    expect(configError(() => resolveSettings({ configFile: file('bridge-garbage.yaml', 'bridge:\n  acceptableUrls: [not a url]\n') })).message).toContain('is not a URL');
+    expect(configError(() => resolveSettings({ configFile: file('bridge-empty.yaml', 'bridge:\n  acceptableUrls: []\n') })).setting).toBe('bridge.acceptableUrls');
+  });
 });

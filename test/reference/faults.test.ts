@@ -356,6 +356,11 @@ const PROBES: Record<FaultName, Probe> = {
   'translation-flag-ignored': p(async (c) => (await createWf(c, { isTranslationEnabled: true })).json.data.isTranslationEnabled),
   'partial-preferences-rejected': p(async (c) => (await createWf(c, { preferences: { workflow: { channels: { email: { enabled: false } } } } })).status),
   'user-preferences-channels-dropped': p(async (c) => (await createWf(c, { preferences: { user: { all: { enabled: true } } } })).json.data.preferences.user.channels),
+  'bridge-url-172-slash-8-blocked': bridge('https://172.32.0.1/bridge'),
+  'bridge-url-ipv6-literal-blocked': bridge('https://[2606:4700:4700::1111]/bridge'),
+  'bridge-url-localhost-subdomain-allowed': bridge('https://bridge.localhost/'),
+  'bridge-url-partial-credentials-allowed': bridge('https://user@example.com/'),
+  'bridge-url-ipv6-link-local-allowed': bridge('https://[fe80::1]/bridge'),
 };
 
 describe('fault catalog', () => {
