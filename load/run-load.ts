@@ -1,6 +1,7 @@
 // Runs planned scenarios one after another on one engine, with a refill pause between them, and judges them.
 // Given a target of its own per scenario (embedded references), the scenarios run at once instead: no bucket is shared.
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseRateLimitPolicy } from '../schemas/rate-limit-policy.ts';
 import { runScenarioK6 } from './k6/runner.ts';
 import { runScenarioNode } from './engine/run-scenario.ts';
@@ -79,7 +80,7 @@ async function runInTurn(input: LoadRunInput): Promise<Omit<LoadRunResult, 'verd
     }
     for (const plan of plans) {
       const previous = timelines.at(-1);
-      if (previous && !input.signal?.aborted) await pause(refillSeconds(previous, input.gapS) * 1000, input.signal);
+      if (previous && !input.signal?.aborted) await sleep(refillSeconds(previous, input.gapS) * 1000, undefined, input.signal ? { signal: input.signal } : {}).catch(() => undefined); // a Ctrl-C ends the refill pause
       if (input.signal?.aborted) {
         notRun.push(plan.scenario);
         continue;
@@ -100,19 +101,6 @@ async function runInTurn(input: LoadRunInput): Promise<Omit<LoadRunResult, 'verd
     if (!finished && leaks.length > 0) input.log(`Could not remove: ${leaks.join('; ')}`);
   }
   return { timelines, leaks, notRun };
-}
-
-/** The refill pause between scenarios, cut short by a Ctrl-C. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** One line per phase the target's declared limits lengthened. */

@@ -1,5 +1,6 @@
 // One conformance run: target (given or embedded) → pre-flight → suites (× --repeat) → final sweep → verdicts →
 // expectations → certification → report artifacts. Exit codes: see verdictExitCode and README § exit codes.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FaultName } from '../../reference/index.ts';
 import type { Settings } from '../../config/settings.ts';
 import { compareWithExpectations, loadExpectations, type Expectations } from '../expectations/expectations.ts';
@@ -139,16 +140,8 @@ const REFILL_WAIT_LIMIT_MS = 60_000;
 /** Waits until `epochMs` (at most `limitMs`), cut short by a Ctrl-C. */
 async function waitUntil(epochMs: number | undefined, limitMs: number, signal: AbortSignal | undefined): Promise<void> {
   const ms = Math.min(limitMs, (epochMs ?? 0) - Date.now());
-  if (ms <= 0 || signal?.aborted) return;
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
+  // an abort rejects the sleep: it only ends the wait
+  if (ms > 0) await sleep(ms, undefined, signal ? { signal } : {}).catch(() => undefined);
 }
 
 function containerSettings(settings: Settings): ContainerSettings {
