@@ -7,7 +7,7 @@ export default {
   // mutation/vitest.config.ts: the suites with the reference started inside the worker, judged as a run judges.
   vitest: { configFile: 'mutation/vitest.config.ts', related: false },
   coverageAnalysis: 'perTest',
-  plugins: ['@stryker-mutator/vitest-runner', './mutation/fault-switch-ignorer.mjs', './mutation/plan-summary-reporter.mjs'],
+  plugins: ['@stryker-mutator/vitest-runner', './mutation/fault-switch-ignorer.mjs', './mutation/plan-summary-reporter.mjs', './mutation/survivors-reporter.mjs'],
   // Fault switches (`app.has('…')`) and the code only they reach: equivalent with no fault on; `conformance prove`
   // shows each fault is noticed. See mutation/fault-switch-ignorer.mjs.
   ignorers: ['fault-switch'],
@@ -37,12 +37,15 @@ export default {
   incrementalFile: 'mutation/stryker-incremental.json',
   // plan-summary (mutation/plan-summary-reporter.mjs): static / per-test / not-covered counts before the mutants run.
   // event-recorder: each mutant's result as it comes (reports/mutation/events/), so a stopped run still tells its survivors.
-  reporters: ['progress', 'clear-text', 'json', 'html', 'plan-summary', 'event-recorder'],
+  // survivors (mutation/survivors-reporter.mjs): every survivor held against the ledger of equivalents in
+  // docs/mutation-survivors.md — both scores, and each survivor not accounted for (reports/mutation/survivors.json).
+  reporters: ['progress', 'clear-text', 'json', 'html', 'plan-summary', 'event-recorder', 'survivors'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   tempDirName: '.stryker-tmp',
-  // The suites wait on the network (and the rate-limit suites on refills), so a mutant's time is mostly waiting.
-  concurrency: 2,
+  // A mutant's run is partly waiting (the reference's 150 ms keyed writes, rate-limit refills), so two cores take more
+  // runners than cores; more than four load the machine enough to make timing-bound checks retry.
+  concurrency: 4,
   timeoutMS: 20_000,
   timeoutFactor: 2,
   // What the sandbox does not need: earlier reports and git's own data.

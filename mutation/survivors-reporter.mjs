@@ -1,0 +1,27 @@
+// Stryker reporter plugin: at the end of a run, holds the survivors against the ledger in docs/mutation-survivors.md
+// (mutation/survivor-ledger.mjs) and prints both scores — Stryker's, and the one without the listed equivalents — with
+// every survivor not accounted for. Also written to reports/mutation/survivors.json.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
+import { accountSurvivors, formatAccount, parseLedger } from './survivor-ledger.mjs';
+
+export const LEDGER_PATH = 'docs/mutation-survivors.md';
+export const ACCOUNT_PATH = 'reports/mutation/survivors.json';
+
+/** Reads the ledger, accounts the report's survivors, prints the summary and writes it beside Stryker's reports. */
+export function accountReport(report, { ledgerPath = LEDGER_PATH, accountPath = ACCOUNT_PATH, print = console.log } = {}) {
+  const account = accountSurvivors(report, parseLedger(readFileSync(ledgerPath, 'utf8')));
+  print(formatAccount(account, ledgerPath));
+  mkdirSync(accountPath.replace(/\/[^/]+$/, ''), { recursive: true });
+  const { stale, ...rest } = account;
+  writeFileSync(accountPath, `${JSON.stringify({ ...rest, stale: stale.map(({ file, at, docLine }) => ({ file, at, docLine })) }, null, 2)}\n`);
+  return account;
+}
+
+class SurvivorsReporter {
+  onMutationTestReportReady(report) {
+    accountReport(report);
+  }
+}
+
+export const strykerPlugins = [declareClassPlugin(PluginKind.Reporter, 'survivors', SurvivorsReporter)];
