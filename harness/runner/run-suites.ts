@@ -111,6 +111,7 @@ export class SuiteSession {
         maxConcurrency: 8,
         // Whole values in assertion messages: a key cut short by chai's truncation would escape redaction.
         chaiConfig: { truncateThreshold: 0 },
+        experimental: { fsModuleCache: true },
       },
       {},
       {},
