@@ -12,18 +12,22 @@ export function registerProve(program: Command, env: Record<string, string | und
     .description('run each rule’s tests against the reference with each fault that breaks it; every fault must be caught')
     .option('--fault <name>', 'only this fault (repeatable); default: the whole catalog', collect, [])
     .option('--report-dir <dir>', 'where fault-proof.json is written', 'reports')
-    .action(async (opts: { fault: string[]; reportDir: string }) => {
-      const [{ resolveSettings }, { proveFaults }, { fuzzProver }, { diffProver }] = await Promise.all([
+    .option('--clean-report <file>', "take the clean reference's verdicts from this conformance.json (a run of this suite against the embedded reference, as `npm test` makes just before) instead of running them again")
+    .action(async (opts: { fault: string[]; reportDir: string; cleanReport?: string }) => {
+      const [{ resolveSettings }, { proveFaults }, { fuzzProver }, { diffProver }, { readCleanReport }] = await Promise.all([
         import('../../config/resolve-settings.ts'),
         import('../../harness/runner/fault-proof.ts'),
         import('../../fuzz/fuzz-proof.ts'),
         import('../../diff/diff-proof.ts'),
+        import('../../harness/runner/clean-report.ts'),
       ]);
       const faults = opts.fault.length > 0 ? parseFaults(opts.fault) : (Object.keys(FAULTS) as FaultName[]);
       const settings = resolveSettings({ env, flags: { 'run.reportDir': opts.reportDir } });
       const print = (line: string) => process.stdout.write(`${line}\n`);
       const started = Date.now();
-      const proof = await proveFaults(settings, faults, print, { fuzz: fuzzProver(settings), diff: diffProver(settings) });
+      const clean = opts.cleanReport === undefined ? undefined : readCleanReport(opts.cleanReport);
+      if (clean && 'unusable' in clean) print(`--clean-report: ${clean.unusable}; the clean reference runs here instead`);
+      const proof = await proveFaults(settings, faults, print, { fuzz: fuzzProver(settings), diff: diffProver(settings) }, clean && !('unusable' in clean) ? clean : undefined);
       mkdirSync(opts.reportDir, { recursive: true });
       const file = join(opts.reportDir, 'fault-proof.json');
       writeFileSync(file, `${JSON.stringify(proof, null, 2)}\n`);

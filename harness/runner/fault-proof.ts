@@ -1,6 +1,6 @@
 // Proof of power: runs the tests of the rules each reference fault breaks against the reference with that fault
 // on, and checks those rules come out `fail` (MUST) or `warn` (SHOULD/INFO); against the clean reference no rule
-// may fail. One vitest session serves every run, so the proof costs test time, not start-up time; faults whose
+// may fail. Two vitest sessions serve every run, so the proof costs test time, not start-up time; faults whose
 // tests share no suite file run together, each against its own reference, so the proof takes a few runs, not 145.
 import { FAULTS, provenBy, type FaultName } from '../../reference/index.ts';
 import { LOAD_VERIFIED_RULES, REQUIREMENTS, requirement, type RuleId } from '../../requirements/index.ts';
@@ -60,72 +60,114 @@ export interface FaultProof {
   errors: string[];
 }
 
-export async function proveFaults(settings: Settings, faults: FaultName[], log: (line: string) => void, provers: OtherProvers = {}): Promise<FaultProof> {
+/** The clean reference's verdicts from an earlier run of the same suite (a conformance report), instead of a run of its own. */
+export interface CleanVerdicts {
+  verdicts: RuleVerdict[];
+  errors: string[];
+  /** Where they come from, for the log. */
+  source: string;
+}
+
+/**
+ * Suite sessions that take the proof's runs from one queue. A run waits for its slowest file, and the faults that
+ * share a suite file (the bridgeUrl faults: one file) each need a run of their own; with two sessions, one fills
+ * the other's waits.
+ */
+const PROOF_SESSIONS = 2;
+
+export async function proveFaults(settings: Settings, faults: FaultName[], log: (line: string) => void, provers: OtherProvers = {}, cleanFrom?: CleanVerdicts): Promise<FaultProof> {
   const clean = await startEmbeddedTarget([]);
   const cleanProfile = toProfile(settings, clean);
-  const session = await SuiteSession.open(cleanProfile, { workers: settings.run.workers });
+  const sessions = await Promise.all(Array.from({ length: PROOF_SESSIONS }, () => SuiteSession.open(cleanProfile, { workers: settings.run.workers })));
   const errors: string[] = [];
   try {
-    log('Clean reference: every rule must pass or be honestly not verified / not applicable');
-    const cleanRun = await session.run(cleanProfile);
-    await clean.reference.close();
-    errors.push(...cleanRun.errors);
-    const cleanVerdicts = computeVerdicts(cleanRun.records, settings.features);
-
     const rows = new Map<FaultName, FaultRow>();
-    const fuzzFaults = faults.filter((f) => provenBy(f) === 'fuzz');
-    if (fuzzFaults.length > 0 && provers.fuzz) {
-      log('Clean reference under `conformance fuzz` (the operations of the fuzz-only faults): no finding allowed');
-      errors.push(...(await provers.fuzz.clean(fuzzFaults)).map((f) => `FALSE POSITIVE (fuzz, clean reference): ${f}`));
-    }
-    if (faults.some((f) => provenBy(f) === 'diff') && provers.diff) {
-      log('Clean reference against a second clean reference under `conformance diff`: no difference allowed');
-      errors.push(...(await provers.diff.clean()).map((d) => `FALSE POSITIVE (diff, two clean references): ${d}`));
-    }
     const bySuites: Proved[] = [];
+    const elsewhere: FaultName[] = [];
     for (const fault of faults) {
       if (provenBy(fault) !== 'suites') {
-        const row = provenBy(fault) === 'fuzz' ? await proveByFuzz(fault, provers.fuzz) : await proveByDiff(fault, provers.diff);
-        rows.set(fault, row);
-        const shown = row.provenBy === 'diff' ? `drift at ${row.evidence?.length ? row.evidence[0] : 'nothing'}` : row.rules.map((r) => `${r.id}=${r.verdict}`).join(' ');
-        log(`  ${row.killed ? '✓ killed  ' : '✗ SURVIVED'} ${fault.padEnd(34)} ${shown} (by conformance ${row.provenBy})`);
+        elsewhere.push(fault);
         continue;
       }
       const rules = (FAULTS[fault].rules as readonly RuleId[]).filter((r) => !LOAD_VERIFIED_RULES.includes(r));
       // The shortest run that can show the rules fail: their own tests (all traffic for a rule checked only passively).
-      if (rules.length > 0) bySuites.push({ fault, rules, files: await session.filesFor(rules, 'shortest') });
+      if (rules.length > 0) bySuites.push({ fault, rules, files: await sessions[0]!.filesFor(rules, 'shortest') });
       else rows.set(fault, logged(rowOf(fault, [], 0), log));
     }
     // Faults whose tests share no suite file run at once, each against its own reference.
     const waves = inWaves(bySuites);
-    for (const [index, wave] of waves.entries()) {
-      log(`Run ${index + 1} of ${waves.length}: ${wave.length} fault(s), each against its own reference`);
-      const started = Date.now();
-      const targets = await Promise.all(wave.map((p) => startEmbeddedTarget([p.fault])));
-      try {
-        const parts = wave.map((p, i) => ({ profile: { ...toProfile(settings, targets[i]), rules: p.rules }, files: p.files, scope: 'shortest' as const }));
-        const runs = await session.runTogether(parts);
-        const durationMs = Date.now() - started;
-        wave.forEach((p, i) => {
-          errors.push(...runs[i]!.errors.map((e) => `[${p.fault}] ${e}`));
-          rows.set(p.fault, logged(rowOf(p.fault, computeVerdicts(runs[i]!.records, settings.features), durationMs), log));
-        });
-      } finally {
-        await Promise.all(targets.map((t) => t.reference.close()));
-      }
+    let cleanVerdicts = cleanFrom?.verdicts;
+    if (cleanFrom) {
+      log(`Clean reference: the verdicts of ${cleanFrom.source} (every rule must pass or be honestly not verified / not applicable)`);
+      errors.push(...cleanFrom.errors);
     }
+    const jobs: ((session: SuiteSession) => Promise<void>)[] = [];
+    if (!cleanFrom) {
+      jobs.push(async (session) => {
+        log('Clean reference: every rule must pass or be honestly not verified / not applicable');
+        const cleanRun = await session.run(cleanProfile);
+        errors.push(...cleanRun.errors);
+        cleanVerdicts = computeVerdicts(cleanRun.records, settings.features);
+      });
+    }
+    for (const [index, wave] of waves.entries()) {
+      jobs.push(async (session) => {
+        const started = Date.now();
+        const targets = await Promise.all(wave.map((p) => startEmbeddedTarget([p.fault])));
+        try {
+          const parts = wave.map((p, i) => ({ profile: { ...toProfile(settings, targets[i]), rules: p.rules }, files: p.files, scope: 'shortest' as const }));
+          const runs = await session.runTogether(parts);
+          const durationMs = Date.now() - started;
+          log(`Run ${index + 1} of ${waves.length}: ${wave.length} fault(s), each against its own reference, ${(durationMs / 1000).toFixed(1)} s`);
+          wave.forEach((p, i) => {
+            errors.push(...runs[i]!.errors.map((e) => `[${p.fault}] ${e}`));
+            rows.set(p.fault, logged(rowOf(p.fault, computeVerdicts(runs[i]!.records, settings.features), durationMs), log));
+          });
+        } finally {
+          await Promise.all(targets.map((t) => t.reference.close()));
+        }
+      });
+    }
+    const queue = [...jobs];
+    await Promise.all([
+      ...sessions.map(async (session) => {
+        for (let job = queue.shift(); job; job = queue.shift()) await job(session);
+      }),
+      // conformance fuzz and diff need no suite session: they run beside the suites' runs
+      proveElsewhere(elsewhere, provers, rows, errors, log),
+    ]);
+    await clean.reference.close();
     const broken = new Set(Object.values(FAULTS).flatMap((f) => f.rules as readonly string[]));
     return {
-      clean: cleanVerdicts,
-      falsePositives: cleanVerdicts.filter((v) => v.verdict === 'fail' || v.verdict === 'warn'),
+      clean: cleanVerdicts!,
+      falsePositives: cleanVerdicts!.filter((v) => v.verdict === 'fail' || v.verdict === 'warn'),
       rows: faults.map((fault) => rows.get(fault)!),
       uncoveredMustRules: REQUIREMENTS.filter((r) => r.level === 'MUST' && !broken.has(r.id)).map((r) => r.id),
       errors,
     };
   } finally {
-    await session.close();
+    await Promise.all(sessions.map((session) => session.close()));
     await closeTransport();
     await clean.reference.close().catch(() => undefined);
+  }
+}
+
+/** The faults `conformance fuzz` or `conformance diff` prove, after both show nothing against clean references. */
+async function proveElsewhere(faults: FaultName[], provers: OtherProvers, rows: Map<FaultName, FaultRow>, errors: string[], log: (line: string) => void): Promise<void> {
+  const fuzzFaults = faults.filter((f) => provenBy(f) === 'fuzz');
+  if (fuzzFaults.length > 0 && provers.fuzz) {
+    log('Clean reference under `conformance fuzz` (the operations of the fuzz-only faults): no finding allowed');
+    errors.push(...(await provers.fuzz.clean(fuzzFaults)).map((f) => `FALSE POSITIVE (fuzz, clean reference): ${f}`));
+  }
+  if (faults.some((f) => provenBy(f) === 'diff') && provers.diff) {
+    log('Clean reference against a second clean reference under `conformance diff`: no difference allowed');
+    errors.push(...(await provers.diff.clean()).map((d) => `FALSE POSITIVE (diff, two clean references): ${d}`));
+  }
+  for (const fault of faults) {
+    const row = provenBy(fault) === 'fuzz' ? await proveByFuzz(fault, provers.fuzz) : await proveByDiff(fault, provers.diff);
+    rows.set(fault, row);
+    const shown = row.provenBy === 'diff' ? `drift at ${row.evidence?.length ? row.evidence[0] : 'nothing'}` : row.rules.map((r) => `${r.id}=${r.verdict}`).join(' ');
+    log(`  ${row.killed ? '✓ killed  ' : '✗ SURVIVED'} ${fault.padEnd(34)} ${shown} (by conformance ${row.provenBy})`);
   }
 }
 
