@@ -81,6 +81,7 @@ export const FAULTS = {
   'agi-wrong-integration': { rules: ['AGI-01'], description: 'PATCH on an agent integration returns 200 but the link keeps its old integration' },
   'agi-missing-identifier-accepted': { rules: ['AGI-02'], description: 'PATCH without `integrationIdentifier` (or not a string) answers 200 with the unchanged link' },
   'agi-internal-id-accepted': { rules: ['AGI-04'], description: 'The integration `_id` is accepted as `integrationIdentifier`' },
+  'agi-foreign-link-accepted': { rules: ['AGI-03'], description: 'A link of another agent is found and updated under this agent\'s path instead of 404 (found by mutation testing)' },
   'connected-at-set': { rules: ['AGI-05'], description: '`connectedAt` is set at link creation although no webhook was delivered' },
   // TS
   'ts-delete-ignored': { rules: ['TS-01'], description: 'Deleting by `identifier` reports success but removes nothing' },
@@ -95,6 +96,8 @@ export const FAULTS = {
   'ts-deprecated-ignored': { rules: ['TS-06'], description: 'The deprecated `subscriberIds` field is ignored' },
   'ts-bad-identifier': { rules: ['TS-07'], description: 'Subscription identifiers join topic key and subscriber id with `-` instead of `:`' },
   'ts-bad-context-keys': { rules: ['TS-07'], description: '`contextKeys` items are bare words without `<type>:<id>` form' },
+  'ts-unknown-identifier-counted': { rules: ['TS-09'], description: 'An `identifier` that names no subscription of the topic is silently counted as successful and absent from `errors` (found by mutation testing)' },
+  'ts-empty-entries-dropped': { rules: ['TS-04'], description: 'Entries naming neither `identifier` nor `subscriberId` are dropped before counting: left out of `meta.totalCount` and `meta.failed` (found by mutation testing)' },
   // LP
   'lp-missing-schema': { rules: ['LP-01'], description: 'Layout preview response has no `schema`' },
   'lp-preview-body-not-string': { rules: ['LP-01'], description: 'Layout preview `result.preview.body` is an object' },
@@ -125,6 +128,7 @@ export const FAULTS = {
   'pref-invalid-partially-applied': { rules: ['PREF-04'], description: 'A rejected schedule still applies the `channels` of the same request' },
   'pref-non-boolean-accepted': { rules: ['PREF-06'], description: 'Non-boolean channel values are accepted (coerced by truthiness)' },
   'pref-no-overrides': { rules: ['PREF-07'], description: 'Workflow entries never list subscriber `overrides`' },
+  'schedule-cleared-by-update': { rules: ['PREF-03'], description: 'A preference update without `schedule` clears the stored schedule (found by mutation testing)' },
   // TRIG
   'trigger-wrong-status': { rules: ['TRIG-01'], description: 'A processed trigger reports `status: "queued"` (not in the enum)' },
   'trigger-200': { rules: ['TRIG-01'], description: 'Trigger answers 200 instead of 201' },

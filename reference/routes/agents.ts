@@ -47,7 +47,7 @@ function updateLink(ctx: RequestContext) {
   if (!agent) throw notFound(`Agent "${ctx.params.identifier}"`);
   const link = env.links.get(ctx.params.agentIntegrationId!);
   // AGI-03: an unknown agent, link or integration identifier gets 404
-  if (!link || link._agentId !== agent._id) throw notFound(`Agent integration "${ctx.params.agentIntegrationId}"`);
+  if (!link || (link._agentId !== agent._id && !app.has('agi-foreign-link-accepted'))) throw notFound(`Agent integration "${ctx.params.agentIntegrationId}"`);
   if (integrationIdentifier === undefined) return ok(200, linkDto(ctx, link));
   const i = resolveIntegration(ctx, env, integrationIdentifier);
   if (!app.has('agi-wrong-integration')) link.integrationId = i._id;

@@ -80,6 +80,7 @@ function patchPreferences(ctx: RequestContext) {
     Object.assign(s.globalChannels, changes);
   }
   if (schedule) s.schedule = schedule;
+  else if (app.has('schedule-cleared-by-update')) delete s.schedule;
   s.updatedAt = now;
   return ok(200, preferencesDto(app, env, s));
 }

@@ -51,6 +51,13 @@ conformance('AGI-03', 'an unknown agent, link or integration identifier gets 404
   expectErrorResponse(await api.patch(path, { integrationIdentifier: ids.slug('missing-integration') }), 404, 'an integrationIdentifier that names no integration');
 });
 
+conformance('AGI-03', 'a link of another agent is unknown under this agent and gets 404', async ({ api, provision }) => {
+  const mine = await linkedAgent(provision);
+  const theirs = await linkedAgent(provision);
+  const res = await api.patch<LinkBody>(linkPath(mine.agent, theirs.link._id), { integrationIdentifier: mine.second.identifier });
+  expectErrorResponse(res, 404, `the link ${theirs.link._id} of agent ${theirs.agent}, addressed under agent ${mine.agent}`);
+});
+
 conformance('AGI-04', 'the integration’s internal _id is not accepted as integrationIdentifier', async ({ api, provision, notVerified }) => {
   const { first, second, path } = await linkedAgent(provision);
   if ([first.identifier, second.identifier].includes(second._id)) return notVerified('the integration _id happens to equal an integration identifier');

@@ -1,5 +1,5 @@
-// Delivery schedule: a valid 12-hour schedule is stored and echoed (PREF-03); other hour forms are rejected
-// and change nothing, not even the channels sent alongside (PREF-04).
+// Delivery schedule: a valid 12-hour schedule is stored, echoed and kept by later updates (PREF-03); other hour
+// forms are rejected and change nothing, not even the channels sent alongside (PREF-04).
 import { expect } from 'vitest';
 import { conformance } from '../../fixtures/conformance.ts';
 import { preferencesPath, readPreferences, weeklySchedule } from '../../fixtures/preferences/preferences-read.ts';
@@ -14,6 +14,18 @@ conformance('PREF-03', 'stores a valid 12-hour weekly schedule and echoes it und
   expect(res.data.global?.schedule, 'the response echoes the schedule under global.schedule').toMatchObject(VALID_SCHEDULE);
   const after = await readPreferences(api, subscriber.subscriberId);
   expect(after.global.schedule, 'read back, global.schedule is the stored schedule').toMatchObject(VALID_SCHEDULE);
+});
+
+conformance('PREF-03', 'keeps the stored schedule when a later update sends only channels', async ({ api, provision, notVerified }) => {
+  const subscriber = await provision.subscriber();
+  const setup = await api.patch(preferencesPath(subscriber.subscriberId), { schedule: VALID_SCHEDULE });
+  if (setup.status !== 200) notVerified(`a valid schedule could not be stored first (PATCH answered ${setup.status})`);
+  const before = await readPreferences(api, subscriber.subscriberId);
+  const res = await api.patch(preferencesPath(subscriber.subscriberId), { channels: { email: !(before.global.channels.email ?? true) } });
+  expect(res.status, 'a channels-only update is answered 200').toBe(200);
+  expect(res.data.global?.schedule, 'an update that does not send schedule echoes the stored one under global.schedule').toMatchObject(VALID_SCHEDULE);
+  const after = await readPreferences(api, subscriber.subscriberId);
+  expect(after.global.schedule, 'read back, the schedule is still stored after the channels-only update').toMatchObject(VALID_SCHEDULE);
 });
 
 for (const badHour of ['25:00', '13:00 PM', '9:00']) {

@@ -71,3 +71,15 @@ conformance('TS-04', 'meta.totalCount equals successful + failed and the number 
   expect(meta.totalCount, `meta.totalCount is the number of entries sent (${entries}), got meta ${JSON.stringify(body.meta)}`).toBe(entries);
   expect((meta.successful ?? NaN) + (meta.failed ?? NaN), `meta.successful + meta.failed equals meta.totalCount, got meta ${JSON.stringify(body.meta)}`).toBe(meta.totalCount);
 });
+
+conformance('TS-04', 'entries naming neither identifier nor subscriberId still count: totalCount equals successful + failed and the entries sent', async (ctx) => {
+  const { topicKey } = await subscribedTopic(ctx, ['a']);
+  // both fields of an entry are optional (spec), so {} is a well-formed entry that matches no subscription; sent alone
+  // (the deployed service counts such entries as failed when no entry names anything)
+  const subscriptions = [{}, {}];
+  const res = await deleteSubscriptions(ctx.api, topicKey, { subscriptions });
+  expect(res.status, `two entries that name nothing are processed (2xx, or the 400 whose body carries the result: TS-08), got ${res.status} ${res.text.slice(0, 300)}`).toBeLessThan(500);
+  const meta = ((res.json ?? {}) as DeleteResult).meta ?? {};
+  expect(meta.totalCount, `meta.totalCount is the number of entries sent (${subscriptions.length}), got ${res.text.slice(0, 300)}`).toBe(subscriptions.length);
+  expect((meta.successful ?? NaN) + (meta.failed ?? NaN), `meta.successful + meta.failed equals meta.totalCount, got meta ${JSON.stringify(meta)}`).toBe(meta.totalCount);
+});

@@ -35,3 +35,22 @@ conformance('TS-09', 'an existing subscriber without a subscription is reported 
     expect(await listedIdentifiers(ctx.provision, topicKey), 'the subscribed subscriber’s subscription is removed').toEqual([]);
   }, { timeoutMs: ctx.target.timeouts.eventuallyMs });
 });
+
+conformance('TS-09', 'an identifier naming no subscription of an existing subscriber is reported as SUBSCRIPTION_NOT_FOUND, never as successful', async (ctx) => {
+  const { topicKey, identifiers } = await subscribedTopic(ctx, ['a']);
+  const { subscriberId: notSubscribed } = await ctx.provision.subscriber({ subscriberId: ctx.ids.slug('sub-unsubscribed') });
+  // the identifier the subscriber would have (TS-07 shape), which names no subscription of the topic
+  const missing = `${topicKey}:${notSubscribed}`;
+  const res = await deleteSubscriptions(ctx.api, topicKey, { subscriptions: [{ identifier: identifiers.a![0]! }, { identifier: missing }] });
+  expect(res.status, `one of two identifier entries names no subscription: processed as a partial success, got ${res.status} ${res.text.slice(0, 300)}`).toBeLessThan(500);
+  const body = (res.json ?? {}) as DeleteResult;
+  // which subscriberId the entry of an identifier-only request carries is left open (the deployed service: "unknown")
+  const reported = (body.errors ?? []).filter((e) => e.code === 'SUBSCRIPTION_NOT_FOUND');
+  expect(reported.length, `errors[] reports the identifier ${missing} that names no subscription as SUBSCRIPTION_NOT_FOUND, got ${JSON.stringify(body.errors)}`).toBe(1);
+  expect(typeof reported[0]?.message === 'string' && reported[0].message.length > 0, `the errors[] entry carries a message, got ${JSON.stringify(reported[0]?.message)}`).toBe(true);
+  expect(body.meta, 'one entry succeeded (the existing subscription), one failed (the identifier that names none)').toEqual(expect.objectContaining({ successful: 1, failed: 1 }));
+  expect((body.data ?? []).map((s) => s.identifier), 'data never lists the identifier that names no subscription').not.toContain(missing);
+  await eventually(async () => {
+    expect(await listedIdentifiers(ctx.provision, topicKey), 'the existing subscription named alongside is removed').toEqual([]);
+  }, { timeoutMs: ctx.target.timeouts.eventuallyMs });
+});

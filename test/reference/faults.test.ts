@@ -244,6 +244,12 @@ const PROBES: Record<FaultName, Probe> = {
     const { link, slack } = await agentSetup(c);
     return (await c.patch(`/v1/agents/bot/integrations/${link._id}`, { integrationIdentifier: slack._id })).status;
   }),
+  'agi-foreign-link-accepted': p(async (c) => {
+    await agentSetup(c);
+    await c.post('/v1/agents', { name: 'Other', identifier: 'other' });
+    const foreign = (await c.post('/v1/agents/other/integrations', { integrationIdentifier: 'slack-1' })).json.data;
+    return (await c.patch(`/v1/agents/bot/integrations/${foreign._id}`, { integrationIdentifier: 'inbox-1' })).status;
+  }),
   'connected-at-set': p(async (c) => (await agentSetup(c)).link.connectedAt),
 
   'ts-delete-ignored': tsProbe(async (c) => {
@@ -268,6 +274,8 @@ const PROBES: Record<FaultName, Probe> = {
   'ts-deprecated-ignored': tsProbe(async (c) => (await delSubs(c, { subscriberIds: ['a'] })).json.meta),
   'ts-bad-identifier': tsProbe(async (c) => (await listSubs(c))[0].identifier),
   'ts-bad-context-keys': tsProbe(async (c) => (await listSubs(c))[0].contextKeys),
+  'ts-unknown-identifier-counted': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{ identifier: 't:a' }, { identifier: 't:nobody' }] })).json.meta),
+  'ts-empty-entries-dropped': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{}, {}] })).json.meta),
 
   'lp-missing-schema': p(async (c) => 'schema' in (await layoutPreview(c))),
   'lp-preview-body-not-string': p(async (c) => typeof (await layoutPreview(c)).result.preview.body),
@@ -304,6 +312,10 @@ const PROBES: Record<FaultName, Probe> = {
   }),
   'pref-non-boolean-accepted': prefProbe(async (c) => (await prefs(c, { channels: { email: 'no' } })).status),
   'pref-no-overrides': prefProbe(async (c) => (await prefs(c, { channels: { sms: false }, workflowId: 'p1' })).json.data.workflows[0].overrides),
+  'schedule-cleared-by-update': prefProbe(async (c) => {
+    await prefs(c, { schedule: schedule('09:00 AM') });
+    return (await prefs(c, { channels: { email: false } })).json.data.global.schedule;
+  }),
 
   'trigger-wrong-status': withT(async (c) => (await trig(c, {})).json.data.status),
   'trigger-200': withT(async (c) => (await trig(c, {})).status),
