@@ -139,10 +139,15 @@ export function accountSurvivors(report, rows) {
   const counts = { killed: 0, timeout: 0, survived: 0, noCoverage: 0, ignored: 0, errors: 0 };
   /** @type {Survivor[]} */
   const survivors = [];
+  /** Timed-out mutants count as detected (an endless loop is a kill); a loaded machine makes them too, so they are named. */
+  const timedOut = [];
   for (const [file, { mutants }] of Object.entries(report.files)) {
     for (const m of mutants) {
       if (m.status === 'Killed') counts.killed++;
-      else if (m.status === 'Timeout') counts.timeout++;
+      else if (m.status === 'Timeout') {
+        counts.timeout++;
+        timedOut.push({ file, id: m.id, line: m.location.start.line, column: m.location.start.column, mutator: m.mutatorName, replacement: m.replacement ?? '' });
+      }
       else if (m.status === 'NoCoverage') counts.noCoverage++;
       else if (m.status === 'Ignored') counts.ignored++;
       else if (m.status === 'Survived') {
@@ -176,6 +181,7 @@ export function accountSurvivors(report, rows) {
     accounted,
     unaccounted,
     stale,
+    timedOut,
     /** Stryker's own: detected of covered. */
     scoreOfCovered: covered ? (100 * detected) / covered : NaN,
     /** The same with the equivalent mutants the ledger lists left out (the usual definition of a mutation score). */
@@ -198,6 +204,9 @@ export function formatAccount(account, ledgerPath) {
       const moved = s.movedRow ? `   (the row at docs line ${s.movedRow} fits: its location moved?)` : '';
       out.push(`  ${s.file}:${s.line}:${s.column} ${s.mutator} → ${oneLine(s.replacement)}${moved}`);
     }
+  }
+  if (account.timedOut.length) {
+    out.push(`Timed out (counted as detected; on a loaded machine a slow run times out too — rerun these alone to be sure): ${account.timedOut.map((s) => `${s.file}:${s.line}:${s.column} ${s.mutator}`).join(', ')}`);
   }
   if (stale.length) {
     out.push(`Rows that match no survivor (killed now, or the code moved): ${stale.map((r) => `docs line ${r.docLine} (${r.file} ${r.at.map((a) => `${a.line}:${a.column}`).join(',')})`).join('; ')}`);
