@@ -56,7 +56,7 @@ export const FAULTS = {
   'workflow-create-200': { rules: ['WF-01'], description: 'Workflow creation answers 200 instead of 201' },
   'empty-steps-rejected': { rules: ['WF-01'], description: 'A workflow with `steps: []` is rejected with 422' },
   'payload-schema-vendor-keyword-rejected': { rules: ['WF-01'], description: 'A payloadSchema with a vendor keyword (`x-…`, unknown to JSON Schema) is rejected with 422, as Ajv\'s strict mode does' },
-  'payload-example-bare-subschema-crash': { rules: ['WF-01'], description: 'A payloadSchema property that is a boolean schema or an object schema without `properties` crashes payloadExample generation (500)' },
+  'payload-example-bare-subschema-crash': { rules: ['WF-01'], description: 'A payloadSchema without `properties`, or with a property that is a boolean schema or an object schema without `properties`, crashes payloadExample generation (500)' },
   'active-defaults-true': { rules: ['WF-02'], description: '`active` defaults to true' },
   'translation-defaults-true': { rules: ['WF-02'], description: '`isTranslationEnabled` defaults to true' },
   'source-echoed': { rules: ['WF-02'], description: '`__source` appears in the workflow response' },

@@ -178,7 +178,7 @@ function createWorkflow(ctx: RequestContext) {
   }
   errs.throwIfAny();
   if (app.has('long-step-name-crash') && steps.some((s) => s.name.length > 120)) throw new Error('step name longer than its column');
-  if (app.has('payload-example-bare-subschema-crash') && Object.values(isPlainObject(payloadSchema?.properties) ? payloadSchema.properties : {}).some((v) => !isPlainObject(v) || (v.type === 'object' && !('properties' in v)))) throw new Error('payloadExample: a subschema without properties');
+  if (app.has('payload-example-bare-subschema-crash') && payloadSchema && (!isPlainObject(payloadSchema.properties) || Object.values(payloadSchema.properties).some((v) => !isPlainObject(v) || (v.type === 'object' && !('properties' in v))))) throw new Error('payloadExample: a schema without properties');
   const wfId = workflowId!;
   name ??= wfId;
   // WF-09: a second workflow with the same workflowId is refused and the first stays untouched
