@@ -179,6 +179,7 @@ export const FAULTS = {
   'translation-flag-ignored': { rules: ['WF-02'], description: 'A workflow created with `isTranslationEnabled: true` comes back with false' },
   'partial-preferences-rejected': { rules: ['WF-07'], description: 'Workflow `preferences` without `user`, or a block without `all`, is rejected with 422' },
   'user-preferences-channels-dropped': { rules: ['CLIENT-02'], deployedOnly: true, description: 'A workflow created with a `preferences.user` block without `channels` comes back without `user.channels` (the official client requires it)' },
+  'schedule-is-enabled-omitted': { rules: ['CLIENT-02'], deployedOnly: true, description: 'A schedule or weekday sent without `isEnabled` comes back without it (the official client\'s ScheduleDto requires it)' },
   // Issue 19, slice mut-guards (SSRF guard, validation, auth, errors, rate limiter, router): found by mutation testing
   'bridge-url-172-slash-8-blocked': { rules: ['TRIG-01'], description: 'All of 172.0.0.0/8 is blocked as private, not only 172.16.0.0/12: public bridgeUrls such as 172.32.0.1 are rejected (found by mutation testing)' },
   'bridge-url-ipv6-literal-blocked': { rules: ['TRIG-01'], description: 'Every IPv6-literal bridgeUrl is rejected, public ones too (found by mutation testing)' },

@@ -54,12 +54,21 @@ export function validateSchedule(errs: FieldErrors, value: unknown, app: Pick<Ap
               if (typeof h.start === 'string' && typeof h.end === 'string') hours.push({ start: h.start, end: h.end });
             });
         }
-        weekly[day] = { ...(typeof d.isEnabled === 'boolean' ? { isEnabled: d.isEnabled } : {}), hours };
+        weekly[day] = { ...(app.has('schedule-is-enabled-omitted') && typeof d.isEnabled !== 'boolean' ? {} : { isEnabled: flag(d.isEnabled) }), hours };
       }
     }
   }
   if (Object.keys(errs.errors).length !== before) return undefined;
-  return { ...(typeof value.isEnabled === 'boolean' ? { isEnabled: value.isEnabled } : {}), ...(weekly ? { weeklySchedule: weekly } : {}) };
+  return {
+    ...(app.has('schedule-is-enabled-omitted') && typeof value.isEnabled !== 'boolean' ? {} : { isEnabled: flag(value.isEnabled) }),
+    ...(weekly ? { weeklySchedule: weekly } : {}),
+  };
+}
+
+// why: an absent `isEnabled` (no field is required beyond those the spec marks) is stored as false, because the official
+// client's ScheduleDto requires it in the answer, on the schedule and on each day (CLIENT-02)
+function flag(v: unknown): boolean {
+  return typeof v === 'boolean' ? v : false;
 }
 
 /** The hour pattern, or the wrong one a fault puts in its place. */

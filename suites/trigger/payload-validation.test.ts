@@ -65,7 +65,7 @@ const DETAIL_SCHEMA = {
   properties: {
     orderId: { type: 'string' },
     tags: { type: 'array', items: { type: 'string' } },
-    customer: { type: 'object', properties: { email: { type: 'string' } } },
+    customer: { type: 'object', properties: { email: { type: 'string' } }, required: ['email'] },
   },
   required: ['orderId'],
 };
@@ -80,11 +80,17 @@ async function payloadErrors(ctx: ConformanceContext, wf: { workflowId: string }
   return errors as Record<string, unknown>[];
 }
 
-conformance('TRIG-06', 'names a missing required property in errors[].field', async (ctx) => {
+conformance('TRIG-06', 'names a missing required property in errors[].field, at the top level and nested', async (ctx) => {
   const wf = await ctx.provision.workflow({ validatePayload: true, payloadSchema: DETAIL_SCHEMA });
-  const errors = await payloadErrors(ctx, wf, { tags: ['vip'] }, 'a payload without the required orderId');
-  const named = errors.some((e) => typeof e.field === 'string' && e.field.includes('orderId'));
-  expect(named, `the errors[] entry for the missing property names it (orderId) in \`field\`; got ${JSON.stringify(errors)}`).toBe(true);
+  const cases = [
+    { payload: { tags: ['vip'] }, missing: 'orderId' },
+    { payload: { orderId: 'order-1', customer: {} }, missing: 'email' },
+  ];
+  for (const { payload, missing } of cases) {
+    const errors = await payloadErrors(ctx, wf, payload, `a payload without the required ${missing}`);
+    const named = errors.some((e) => typeof e.field === 'string' && e.field.includes(missing));
+    expect(named, `the errors[] entry for the missing property names it (${missing}) in \`field\`; got ${JSON.stringify(errors)}`).toBe(true);
+  }
 });
 
 conformance('TRIG-06', 'carries the offending value in errors[].value for a violation inside an array and at the payload root', async (ctx) => {

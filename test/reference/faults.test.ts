@@ -308,6 +308,7 @@ const PROBES: Record<FaultName, Probe> = {
   'schedule-day-hours-required': prefProbe(async (c) => (await prefs(c, { schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: false } } } })).status),
   'schedule-hour-strict-form': prefProbe(async (c) => (await prefs(c, { schedule: schedule('9:00 AM') })).status),
   'schedule-hour-suffix-accepted': prefProbe(async (c) => (await prefs(c, { schedule: schedule('09:00 AM EST') })).status),
+  'schedule-is-enabled-omitted': prefProbe(async (c) => (await prefs(c, { schedule: { weeklySchedule: { monday: { hours: [] } } } })).json.data.global.schedule),
   'pref-invalid-partially-applied': prefProbe(async (c) => {
     await prefs(c, { channels: { push: false }, schedule: schedule('25:00') });
     return (await c.get('/v2/subscribers/sub/preferences')).json.data.global.channels.push;
