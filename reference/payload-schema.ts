@@ -1,6 +1,7 @@
 // Ajv compilation of workflow payload schemas (once per workflow) and trigger payload checks.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import type { App } from './context.ts';
 import { isPlainObject } from './util.ts';
 
 const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: true });
@@ -24,15 +25,17 @@ export interface PayloadIssue {
   schemaPath: string;
 }
 
-export function describeErrors(errors: readonly ErrorObject[], payload: unknown): PayloadIssue[] {
-  return errors.map((e) => {
+export function describeErrors(errors: readonly ErrorObject[], payload: unknown, app: Pick<App, 'has'>): PayloadIssue[] {
+  const issues = errors.map((e) => {
     const pointer = e.instancePath;
-    let field = pointer.replace(/^\//, '').replace(/\//g, '.');
-    if (e.keyword === 'required' && typeof e.params.missingProperty === 'string') {
+    let field = app.has('payload-error-field-as-pointer') ? pointer : pointer.replace(/^\//, '').replace(/\//g, '.');
+    if (e.keyword === 'required' && typeof e.params.missingProperty === 'string' && !app.has('payload-error-required-field-unnamed')) {
       field = field ? `${field}.${e.params.missingProperty}` : e.params.missingProperty;
     }
-    return { field: field || 'payload', message: e.message ?? 'is invalid', value: valueAt(payload, pointer) ?? null, schemaPath: e.schemaPath };
+    const value = app.has('payload-error-value-lost') && (pointer === '' || /\/\d+(\/|$)/.test(pointer)) ? null : (valueAt(payload, pointer) ?? null);
+    return { field: field || 'payload', message: e.message ?? 'is invalid', value, schemaPath: e.schemaPath };
   });
+  return app.has('payload-error-first-only') ? issues.slice(0, 1) : issues;
 }
 
 function valueAt(root: unknown, pointer: string): unknown {

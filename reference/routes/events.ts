@@ -171,7 +171,7 @@ export function runTrigger(ctx: RequestContext, t: TriggerRequest): Record<strin
       const extra: Record<string, unknown> = {
         type: app.has('payload-error-wrong-type') ? 'VALIDATION_ERROR' : 'PAYLOAD_VALIDATION_ERROR',
         errors: wf.validator.errors
-          ? describeErrors(wf.validator.errors, payload)
+          ? describeErrors(wf.validator.errors, payload, app)
           : [{ field: 'payload', message: 'payload was rejected', value: payload, schemaPath: '#' }],
       };
       if (!app.has('payload-error-missing-schema')) extra.schema = wf.payloadSchema;

@@ -48,7 +48,7 @@ function patchPreferences(ctx: RequestContext) {
   const context = optContext(errs, b, 'context');
   let schedule;
   const scheduleErrs = new FieldErrors();
-  if (b.schedule !== undefined) schedule = validateSchedule(scheduleErrs, b.schedule, { checkHours: !app.has('schedule-24h-accepted') });
+  if (b.schedule !== undefined) schedule = validateSchedule(scheduleErrs, b.schedule, app);
   for (const [f, e] of Object.entries(scheduleErrs.errors)) for (const m of e.messages) errs.add(f, m, e.value);
   if (errs.any && !scheduleErrs.any) errs.throwIfAny();
 

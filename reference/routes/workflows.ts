@@ -171,12 +171,14 @@ function createWorkflow(ctx: RequestContext) {
   const severity = optEnum(errs, b, 'severity', SEVERITIES) ?? (app.has('severity-default-high') ? 'high' : 'none');
   let validator;
   if (payloadSchema) {
+    if (app.has('payload-schema-vendor-keyword-rejected') && Object.keys(payloadSchema).some((k) => k.startsWith('x-'))) errs.add('payloadSchema', 'payloadSchema is not a valid JSON Schema: strict mode: unknown keyword');
     const compiled = compilePayloadSchema(payloadSchema);
     if (typeof compiled === 'string') errs.add('payloadSchema', `payloadSchema is not a valid JSON Schema: ${compiled}`);
     else validator = compiled;
   }
   errs.throwIfAny();
   if (app.has('long-step-name-crash') && steps.some((s) => s.name.length > 120)) throw new Error('step name longer than its column');
+  if (app.has('payload-example-bare-subschema-crash') && payloadSchema && (!isPlainObject(payloadSchema.properties) || Object.values(payloadSchema.properties).some((v) => !isPlainObject(v) || (v.type === 'object' && !('properties' in v))))) throw new Error('payloadExample: a schema without properties');
   const wfId = workflowId!;
   name ??= wfId;
   // WF-09: a second workflow with the same workflowId is refused and the first stays untouched

@@ -1,6 +1,6 @@
-// Trigger payload validation against the workflow's payloadSchema (TRIG-06).
+// Trigger payload validation against the workflow's payloadSchema (TRIG-06): the error body, each errors[] entry, and a valid payload.
 import { expect } from 'vitest';
-import { conformance } from '../../fixtures/conformance.ts';
+import { type ConformanceContext, conformance } from '../../fixtures/conformance.ts';
 import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt } from '../../fixtures/trigger/trigger-effects.ts';
 
 const PAYLOAD_SCHEMA = {
@@ -56,3 +56,76 @@ conformance('TRIG-06', 'triggers nothing for a payload violating the payloadSche
   expect(good.data.status, 'a payload satisfying the payloadSchema is processed').toBe('processed');
   await expectTriggered({ api, target }, [accepted!.subscriberId], 'a trigger with a valid payload');
 });
+
+// The errors[] entries one by one: a schema with a nested object, an array and a root-level limit, and payloads that
+// each break it in exactly one place (so a target that lists only the first violation still answers every MUST case).
+const DETAIL_SCHEMA = {
+  type: 'object',
+  maxProperties: 3,
+  properties: {
+    orderId: { type: 'string' },
+    tags: { type: 'array', items: { type: 'string' } },
+    customer: { type: 'object', properties: { email: { type: 'string' } }, required: ['email'] },
+  },
+  required: ['orderId'],
+};
+
+async function payloadErrors(ctx: ConformanceContext, wf: { workflowId: string }, payload: Record<string, unknown>, what: string) {
+  const [recipient] = freshRecipients(ctx.ids, ctx.provision, 1);
+  const res = await ctx.api.post(TRIGGER_PATH, { name: wf.workflowId, to: [recipient], payload });
+  expect(res.status, `${what}: the payload is rejected with a 4xx (deployed: 400)`).toBeGreaterThanOrEqual(400);
+  expect(res.status, `${what}: the payload is rejected with a 4xx, not a 5xx`).toBeLessThan(500);
+  const errors = (res.json as Record<string, unknown>)?.errors;
+  expect(Array.isArray(errors) && errors.length > 0, `${what}: errors[] lists the violation; got ${JSON.stringify(errors)}`).toBe(true);
+  return errors as Record<string, unknown>[];
+}
+
+conformance('TRIG-06', 'names a missing required property in errors[].field, at the top level and nested', async (ctx) => {
+  const wf = await ctx.provision.workflow({ validatePayload: true, payloadSchema: DETAIL_SCHEMA });
+  const cases = [
+    { payload: { tags: ['vip'] }, missing: 'orderId' },
+    { payload: { orderId: 'order-1', customer: {} }, missing: 'email' },
+  ];
+  for (const { payload, missing } of cases) {
+    const errors = await payloadErrors(ctx, wf, payload, `a payload without the required ${missing}`);
+    const named = errors.some((e) => typeof e.field === 'string' && e.field.includes(missing));
+    expect(named, `the errors[] entry for the missing property names it (${missing}) in \`field\`; got ${JSON.stringify(errors)}`).toBe(true);
+  }
+});
+
+conformance('TRIG-06', 'carries the offending value in errors[].value for a violation inside an array and at the payload root', async (ctx) => {
+  const wf = await ctx.provision.workflow({ validatePayload: true, payloadSchema: DETAIL_SCHEMA });
+  const inArray = await payloadErrors(ctx, wf, { orderId: 'order-1', tags: ['vip', 7] }, 'a payload whose tags[1] is a number');
+  expect(inArray, 'the errors[] entry of the array item carries the offending item (7) as `value`').toContainEqual(expect.objectContaining({ value: 7 }));
+
+  const tooMany = { orderId: 'order-1', tags: [], customer: { email: 'a@example.com' }, note: 'fourth property' };
+  const atRoot = await payloadErrors(ctx, wf, tooMany, 'a payload with more properties than maxProperties (3)');
+  expect(atRoot, 'the errors[] entry of a violation by the whole payload carries the payload as `value`').toContainEqual(expect.objectContaining({ value: tooMany }));
+});
+
+conformance(
+  'TRIG-06',
+  'names a nested violation in errors[].field by its dotted path, as the deployed service does',
+  async (ctx) => {
+    const wf = await ctx.provision.workflow({ validatePayload: true, payloadSchema: DETAIL_SCHEMA });
+    const errors = await payloadErrors(ctx, wf, { orderId: 'order-1', customer: { email: 42 } }, 'a payload whose customer.email is a number');
+    expect(errors, 'the errors[] entry names the nested field `customer.email` (the deployed service: the instance path in dot notation)').toContainEqual(
+      expect.objectContaining({ field: 'customer.email', value: 42 }),
+    );
+  },
+  { level: 'SHOULD' },
+);
+
+conformance(
+  'TRIG-06',
+  'lists every violation of the payload in errors[], as the deployed service does',
+  async (ctx) => {
+    const wf = await ctx.provision.workflow({ validatePayload: true, payloadSchema: DETAIL_SCHEMA });
+    const errors = await payloadErrors(ctx, wf, { orderId: 42, tags: 'vip' }, 'a payload whose orderId and tags both have the wrong type');
+    for (const name of ['orderId', 'tags']) {
+      const named = errors.some((e) => typeof e.field === 'string' && e.field.includes(name));
+      expect(named, `errors[] has an entry for each violation (the deployed service validates with allErrors), also for ${name}; got ${JSON.stringify(errors)}`).toBe(true);
+    }
+  },
+  { level: 'SHOULD' },
+);

@@ -18,6 +18,24 @@ conformance('WF-01', 'POST /v2/workflows with one in-app step answers 201 and a 
   expect(res.data).toMatchSchema('WorkflowResponseDto');
 });
 
+conformance('WF-01', 'POST /v2/workflows with payloadSchemas using a vendor keyword, a boolean subschema and object schemas without properties answers 201', async ({ api, ids, cleanup }) => {
+  // Each is plain JSON Schema: unknown keywords are ignored, `true` is a schema, an object schema needs no properties.
+  const payloadSchemas = [
+    {
+      type: 'object',
+      'x-display-order': ['order', 'note', 'tags'],
+      properties: { order: { type: 'object' }, note: true, tags: { type: 'array', items: { type: 'string' } } },
+    },
+    { type: 'object', additionalProperties: { type: 'string' } },
+  ];
+  for (const payloadSchema of payloadSchemas) {
+    const workflowId = ids.slug('wf');
+    const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [], payloadSchema });
+    expect(res.status, `a valid body whose payloadSchema is a valid JSON Schema (${JSON.stringify(payloadSchema)}) is created with 201`).toBe(201);
+    expect(res.data).toMatchSchema('WorkflowResponseDto');
+  }
+});
+
 conformance('WF-02', 'the created workflow echoes name, workflowId, description, tags, payloadSchema, validatePayload, severity, active and isTranslationEnabled', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
   const sent = {

@@ -20,6 +20,10 @@ const withT = (fn: (c: Client) => Promise<unknown>, extra: Record<string, unknow
     return fn(c);
   });
 const schemaWf = { validatePayload: true, payloadSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } };
+const richSchemaWf = {
+  validatePayload: true,
+  payloadSchema: { type: 'object', properties: { n: { type: 'number' }, list: { type: 'array', items: { type: 'number' } }, inner: { type: 'object', properties: { e: { type: 'string' } } } } },
+};
 const bridge = (url: string) => withT(async (c) => (await trig(c, { bridgeUrl: url })).status);
 
 async function agentSetup(c: Client) {
@@ -204,6 +208,8 @@ const PROBES: Record<FaultName, Probe> = {
   'workflow-response-missing-slug': p(async (c) => 'slug' in (await createWf(c)).json.data),
   'workflow-create-200': p(async (c) => (await createWf(c)).status),
   'empty-steps-rejected': p(async (c) => (await createWf(c, { steps: [] })).status),
+  'payload-schema-vendor-keyword-rejected': p(async (c) => (await createWf(c, { payloadSchema: { type: 'object', 'x-order': ['n'] } })).status),
+  'payload-example-bare-subschema-crash': p(async (c) => (await createWf(c, { payloadSchema: { type: 'object', properties: { meta: { type: 'object' } } } })).status),
   'active-defaults-true': p(async (c) => (await c.post('/v2/workflows', { name: 'W', workflowId: 'w', steps: [] })).json.data.active),
   'translation-defaults-true': p(async (c) => (await createWf(c)).json.data.isTranslationEnabled),
   'source-echoed': p(async (c) => '__source' in (await createWf(c, { __source: 'dashboard' })).json.data),
@@ -306,6 +312,11 @@ const PROBES: Record<FaultName, Probe> = {
   }),
   'schedule-dropped': prefProbe(async (c) => (await prefs(c, { schedule: schedule('09:00 AM') })).json.data.global.schedule),
   'schedule-24h-accepted': prefProbe(async (c) => (await prefs(c, { schedule: schedule('13:00') })).status),
+  'schedule-weekly-schedule-required': prefProbe(async (c) => (await prefs(c, { schedule: { isEnabled: false } })).status),
+  'schedule-day-hours-required': prefProbe(async (c) => (await prefs(c, { schedule: { isEnabled: true, weeklySchedule: { monday: { isEnabled: false } } } })).status),
+  'schedule-hour-strict-form': prefProbe(async (c) => (await prefs(c, { schedule: schedule('9:00 AM') })).status),
+  'schedule-hour-suffix-accepted': prefProbe(async (c) => (await prefs(c, { schedule: schedule('09:00 AM EST') })).status),
+  'schedule-is-enabled-omitted': prefProbe(async (c) => (await prefs(c, { schedule: { weeklySchedule: { monday: { hours: [] } } } })).json.data.global.schedule),
   'pref-invalid-partially-applied': prefProbe(async (c) => {
     await prefs(c, { channels: { push: false }, schedule: schedule('25:00') });
     return (await c.get('/v2/subscribers/sub/preferences')).json.data.global.channels.push;
@@ -349,6 +360,10 @@ const PROBES: Record<FaultName, Probe> = {
   'payload-error-wrong-type': withT(async (c) => (await trig(c, { payload: { n: 'x' } })).json.type, schemaWf),
   'payload-error-missing-schema': withT(async (c) => 'schema' in (await trig(c, { payload: { n: 'x' } })).json, schemaWf),
   'valid-payload-rejected': withT(async (c) => (await trig(c, { payload: { n: 1 } })).status, schemaWf),
+  'payload-error-required-field-unnamed': withT(async (c) => (await trig(c, { payload: {} })).json.errors, schemaWf),
+  'payload-error-value-lost': withT(async (c) => (await trig(c, { payload: { n: 1, list: [1, 'x'] } })).json.errors, richSchemaWf),
+  'payload-error-field-as-pointer': withT(async (c) => (await trig(c, { payload: { n: 1, inner: { e: 2 } } })).json.errors, richSchemaWf),
+  'payload-error-first-only': withT(async (c) => (await trig(c, { payload: { n: 'x', list: ['y'] } })).json.errors, richSchemaWf),
   'unknown-workflow-processed': withT(async (c) => (await trig(c, { name: 'missing' })).status),
   'inactive-workflow-processed': withT(async (c) => (await trig(c, {})).json.data.status, { active: false }),
   'actor-object-rejected': withT(async (c) => (await trig(c, { actor: { subscriberId: 'act', firstName: 'A' } })).status),

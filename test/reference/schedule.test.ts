@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { FaultName } from '../../reference/index.ts';
 import { FieldErrors } from '../../reference/errors.ts';
 import { isValidHour, validateSchedule } from '../../reference/schedule.ts';
 
@@ -10,13 +11,15 @@ describe('12-hour schedule hours', () => {
 });
 
 describe('validateSchedule', () => {
+  const faithful = { has: () => false };
+  const withFault = (fault: FaultName) => ({ has: (f: FaultName) => f === fault });
   const valid = {
     isEnabled: true,
     weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] }, sunday: { isEnabled: false, hours: [] } },
   };
   it('returns a clean copy of a valid schedule', () => {
     const errs = new FieldErrors();
-    expect(validateSchedule(errs, valid)).toEqual(valid);
+    expect(validateSchedule(errs, valid, faithful)).toEqual(valid);
     expect(errs.any).toBe(false);
   });
   it('names every bad field', () => {
@@ -24,7 +27,7 @@ describe('validateSchedule', () => {
     const out = validateSchedule(errs, {
       isEnabled: 'yes',
       weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '25:00', end: '9:00' }] }, funday: { isEnabled: true } },
-    });
+    }, faithful);
     expect(out).toBeUndefined();
     expect(Object.keys(errs.errors).sort()).toEqual([
       'schedule.isEnabled',
@@ -36,6 +39,6 @@ describe('validateSchedule', () => {
   });
   it('skips the hour pattern when told to (schedule-24h-accepted fault)', () => {
     const errs = new FieldErrors();
-    expect(validateSchedule(errs, { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '13:00', end: '25:00' }] } } }, { checkHours: false })).toBeDefined();
+    expect(validateSchedule(errs, { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '13:00', end: '25:00' }] } } }, withFault('schedule-24h-accepted'))).toBeDefined();
   });
 });
