@@ -37,6 +37,7 @@ export const FAULTS = {
   'limit-too-generous': { rules: ['RL-05'], description: 'The trigger bucket refills at 1.5× the configured rate (900/s by default)' },
   'limit-too-strict': { rules: ['RL-05'], description: 'The trigger bucket refills at 2/3 of the configured rate (400/s by default)' },
   'shared-buckets': { rules: ['RL-06'], description: 'All categories of an environment share one bucket' },
+  'reset-zero-when-accepted': { rules: ['RL-07'], description: 'RateLimit-Reset is 0 on every response but a 429, even when the bucket holds less than another request of the same cost needs' },
   '503-without-retry-after': { rules: ['RL-10'], description: 'Every 50th trigger answers 503 without Retry-After' },
   // IDEM
   'idempotency-key-rejected': { rules: ['IDEM-01'], description: 'Any request carrying an Idempotency-Key gets 400' },

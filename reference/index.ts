@@ -107,6 +107,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
           windowSeconds: options.rateLimitWindowSeconds ?? 5,
           remainingNotDecremented: faults.has('remaining-not-decremented'),
           fractionalReset: faults.has('fractional-reset'),
+          resetZeroWhenAccepted: faults.has('reset-zero-when-accepted'),
           malformedPolicy: faults.has('malformed-policy-header'),
           sharedBuckets: faults.has('shared-buckets'),
         });

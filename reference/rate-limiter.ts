@@ -1,7 +1,6 @@
 // Variable-cost token buckets, one per (environment, category): O(1) per request, no timers.
 
 export type Category = 'trigger' | 'configuration' | 'global';
-export const CATEGORIES: readonly Category[] = ['trigger', 'configuration', 'global'];
 
 export interface RateLimitConfig {
   rps: Record<Category, number>;
@@ -9,6 +8,7 @@ export interface RateLimitConfig {
   /** Faults that change the arithmetic or the header text. */
   remainingNotDecremented?: boolean;
   fractionalReset?: boolean;
+  resetZeroWhenAccepted?: boolean;
   malformedPolicy?: boolean;
   sharedBuckets?: boolean;
 }
@@ -125,7 +125,8 @@ export class RateLimiter {
     const wait = b.secondsUntil(cost);
     let reset: string;
     if (this.config.fractionalReset) reset = (wait === 0 ? 0.42 : wait + 0.001).toFixed(3);
-    else reset = String(allowed ? Math.ceil(wait) : Math.max(1, Math.ceil(wait)));
+    // why: fault `reset-zero-when-accepted` says 0 on every accepted response, whatever the bucket still holds
+    else reset = String(allowed ? (this.config.resetZeroWhenAccepted ? 0 : Math.ceil(wait)) : Math.max(1, Math.ceil(wait)));
     const remaining = this.config.remainingNotDecremented ? p.burst : Math.min(p.burst, Math.max(0, Math.floor(b.tokens)));
     return {
       allowed,

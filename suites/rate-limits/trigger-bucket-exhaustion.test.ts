@@ -16,6 +16,8 @@ afterAll(gate.publish);
 type Send = () => Promise<ApiResponse>;
 /** Requests per concurrent batch: as many as the client keeps connections. */
 const BATCH = 32;
+/** The cost of a bulk trigger (RL-03). */
+const BULK_COST = 100;
 interface Sender {
   single: Send;
   bulk: Send;
@@ -129,4 +131,34 @@ conformance('RL-07', 'after waiting Retry-After seconds a trigger is accepted ag
   const res = await trigger.single();
   expect(res.status, `a trigger sent ${wait} s (the 429's Retry-After) after the 429 must be accepted`).toBeGreaterThanOrEqual(200);
   expect(res.status, `a trigger sent ${wait} s (the 429's Retry-After) after the 429 must be accepted`).toBeLessThan(300);
+}, { needs: ['drain'], buckets: { 'primary trigger': 'measures', 'primary configuration': 'reads' } });
+
+conformance('RL-07', "after waiting the RateLimit-Reset of an accepted bulk trigger that left less than its cost, a bulk trigger is accepted", async ({ api, provision, target, notVerified }) => {
+  const trigger = await triggerSender(api, provision);
+  const { rejected } = await drainTriggers(trigger, target);
+  if (!rejected) return notVerified('the trigger bucket could not be exhausted (RL-04)');
+  // With the bucket drained, the first bulk trigger (cost 100) accepted leaves it with less than 100 tokens: its
+  // RateLimit-Reset is the wait before another bulk trigger can be accepted. Sent one at a time, so nothing else
+  // draws on the bucket in between.
+  let accepted: ApiResponse | undefined;
+  for (let sent = 0; !accepted && sent < 200; sent++) {
+    const res = await trigger.bulk();
+    if (res.status >= 200 && res.status < 300) accepted = res;
+    else if (res.status === 429) await sleep(20);
+    else return notVerified(`a bulk trigger was answered ${res.status}, neither accepted nor throttled`);
+  }
+  if (!accepted) return notVerified('no bulk trigger was accepted after the drain');
+  gate.note(accepted, 6_000);
+  const reading = readBucket(accepted);
+  if (!reading) return notVerified('the accepted bulk trigger carries no readable RateLimit-Remaining and RateLimit-Policy (RL-01, RL-02)');
+  if (reading.remaining >= BULK_COST) return notVerified(`the accepted bulk trigger left Remaining ${reading.remaining}, enough for another: its Reset says nothing about waiting`);
+  const wait = Number(accepted.headers['ratelimit-reset']);
+  if (!Number.isInteger(wait) || wait < 0) return notVerified('the accepted bulk trigger carries no integer RateLimit-Reset (RL-02)');
+  if (wait > target.timeouts.maxRetryAfterS) return notVerified(`RateLimit-Reset ${wait} s exceeds timeouts.maxRetryAfterS`);
+  await sleep(wait * 1000);
+  const res = await trigger.bulk();
+  gate.note(res, 6_000);
+  const what = `a bulk trigger sent ${wait} s (the RateLimit-Reset of the accepted bulk trigger that left Remaining ${reading.remaining}) later must be accepted`;
+  expect(res.status, what).toBeGreaterThanOrEqual(200);
+  expect(res.status, what).toBeLessThan(300);
 }, { needs: ['drain'], buckets: { 'primary trigger': 'measures', 'primary configuration': 'reads' } });

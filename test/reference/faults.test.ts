@@ -126,6 +126,7 @@ const PROBES: Record<FaultName, Probe> = {
     },
     { rateLimits: { trigger: 1 } },
   ),
+  'reset-zero-when-accepted': p(async (c) => (await c.post('/v1/subscribers/bulk', { subscribers: [] })).headers['ratelimit-reset'], { rateLimits: { configuration: 20 } }),
   'limit-too-generous': p(async (c) => (await trig(c, {})).headers['ratelimit-limit']),
   'limit-too-strict': p(async (c) => (await trig(c, {})).headers['ratelimit-limit']),
   'shared-buckets': p(
