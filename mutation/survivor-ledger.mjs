@@ -58,7 +58,7 @@ const MUTATOR = /^[A-Z][A-Za-z]+$/;
 /** Parses one `mutants` cell: `*`, or `Mutator` / `Mutator → \`replacement\`` items separated by `;`. */
 function parseMutants(cell) {
   if (cell.trim() === '*') return '*';
-  return cell.split(/;(?=\s*[A-Z][A-Za-z]+(?:\s|$|→))/).map((item) => {
+  return cell.split(/;(?=\s*[A-Z][A-Za-z]+\s*(?:$|→|;))/).map((item) => {
     const [name, ...rest] = item.split('→');
     const mutator = name.trim();
     if (!MUTATOR.test(mutator)) throw new Error(`"${mutator}" is not a Stryker mutator name`);

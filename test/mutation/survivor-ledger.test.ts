@@ -55,6 +55,11 @@ describe('the survivor ledger (docs/mutation-survivors.md)', () => {
     expect(rows[3].mutants).toBe('*');
   });
 
+  it('reads three or more mutator names in one cell', () => {
+    const [row] = parseLedger('## reference/a.ts\n\n| at | code | mutants | why |\n|---|---|---|---|\n| 3:1 | `x` | ConditionalExpression; Regex; StringLiteral → `""` | why |\n');
+    expect(row.mutants).toEqual([{ mutator: 'ConditionalExpression' }, { mutator: 'Regex' }, { mutator: 'StringLiteral', replacement: '""' }]);
+  });
+
   it('keeps an escaped pipe inside a cell', () => {
     expect(tableCells('| a \\|\\| b | c |')).toEqual(['a || b', 'c']);
   });
