@@ -137,6 +137,7 @@ export const FAULTS = {
   'recipient-cap-off-by-one': { rules: ['TRIG-02'], description: 'Exactly 100 recipients are rejected' },
   'recipient-cap-partial': { rules: ['TRIG-02'], description: 'Over 100 recipients is rejected, but the subscriber objects are upserted first' },
   'object-recipients-rejected': { rules: ['TRIG-03'], description: 'Subscriber objects in `to` are rejected with 422' },
+  'recipient-channels-rejected': { rules: ['TRIG-03'], description: 'A subscriber object in `to` that carries `channels` (the documented shape) is rejected with 422' },
   'transaction-id-not-deduplicated': { rules: ['TRIG-04'], description: 'A repeated transactionId runs the workflow again' },
   'transaction-id-not-echoed': { rules: ['TRIG-04'], description: 'A given transactionId is replaced by a generated one' },
   'bridge-url-http-allowed': { rules: ['TRIG-05'], description: 'Plain `http:` bridgeUrls are accepted' },

@@ -324,6 +324,7 @@ const PROBES: Record<FaultName, Probe> = {
     return (await c.get('/v2/subscribers/r0')).status;
   }),
   'object-recipients-rejected': withT(async (c) => (await trig(c, { to: ['s1', { subscriberId: 'o1', email: 'o@x.io' }] })).status),
+  'recipient-channels-rejected': withT(async (c) => (await trig(c, { to: [{ subscriberId: 'o1', channels: [{ providerId: 'slack', credentials: { webhookUrl: 'https://hooks.example.com/x' } }] }] })).status),
   'transaction-id-not-deduplicated': withT(async (c) => {
     await trig(c, { to: [{ subscriberId: 'x1' }], transactionId: 'tx' });
     await trig(c, { to: [{ subscriberId: 'x2' }], transactionId: 'tx' });
