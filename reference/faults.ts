@@ -106,6 +106,10 @@ export const FAULTS = {
   'lp-preview-body-not-string': { rules: ['LP-01'], description: 'Layout preview `result.preview.body` is an object' },
   'lp-wrong-type': { rules: ['LP-02'], description: 'Layout preview `result.type` is `html` instead of `email`' },
   'lp-subscriber-dropped': { rules: ['LP-03'], description: 'Given preview subscriber fields are replaced by defaults' },
+  'lp-optional-fields-required': { rules: ['LP-01'], description: 'A layout preview without `controlValues`, without `previewPayload` or without `previewPayload.subscriber` is rejected with 422' },
+  'lp-typed-fields-rejected': { rules: ['LP-03'], description: 'A preview subscriber carrying `isOnline`, `__v`, `topics` or `channels` is rejected with 422, even when well typed' },
+  'lp-field-types-unchecked': { rules: ['LP-05'], description: 'Preview subscriber fields other than `isOnline` and `channels` are accepted whatever their type (e.g. `firstName: 5`, `topics: "x"`)' },
+  'lp-channel-entries-unchecked': { rules: ['LP-05'], description: 'The entries of a preview subscriber\'s `channels` array are not checked (e.g. `providerId: 5`, `credentials: "x"`)' },
   // EV
   'env-var-list-not-array': { rules: ['EV-01'], description: 'The environment variable list is an object keyed by variable key' },
   'unmasked-secrets': { rules: ['EV-02'], description: 'Secret values are returned in plaintext' },
@@ -144,6 +148,7 @@ export const FAULTS = {
   'recipient-cap-off-by-one': { rules: ['TRIG-02'], description: 'Exactly 100 recipients are rejected' },
   'recipient-cap-partial': { rules: ['TRIG-02'], description: 'Over 100 recipients is rejected, but the subscriber objects are upserted first' },
   'object-recipients-rejected': { rules: ['TRIG-03'], description: 'Subscriber objects in `to` are rejected with 422' },
+  'recipient-channels-rejected': { rules: ['TRIG-03'], description: 'A subscriber object in `to` that carries `channels` (the documented shape) is rejected with 422' },
   'transaction-id-not-deduplicated': { rules: ['TRIG-04'], description: 'A repeated transactionId runs the workflow again' },
   'transaction-id-not-echoed': { rules: ['TRIG-04'], description: 'A given transactionId is replaced by a generated one' },
   'bridge-url-http-allowed': { rules: ['TRIG-05'], description: 'Plain `http:` bridgeUrls are accepted' },

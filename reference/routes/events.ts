@@ -58,7 +58,7 @@ export function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, er
       } else if (isPlainObject(r)) {
         if (r.type === 'Topic') {
           if (typeof r.topicKey !== 'string' || r.topicKey === '') errs.add(`${f}.topicKey`, 'topicKey must be a string', r.topicKey);
-        } else if (app.has('object-recipients-rejected')) errs.add(f, 'recipient must be a subscriberId string', r);
+        } else if (app.has('object-recipients-rejected') || (app.has('recipient-channels-rejected') && r.channels !== undefined)) errs.add(f, 'recipient must be a subscriberId string', r);
         else checkSubscriberShape(errs, r, `${f}.`, { nullable: true });
       } else errs.add(f, 'recipient must be a subscriberId or a subscriber object', r);
     });

@@ -77,6 +77,10 @@ function preview(ctx: RequestContext) {
   const { app } = ctx;
   const b = objectBody(ctx);
   const errs = new FieldErrors();
+  if (app.has('lp-optional-fields-required')) {
+    for (const f of ['controlValues', 'previewPayload'] as const) if (b[f] === undefined) errs.add(f, `${f} should not be empty`);
+    if (isPlainObject(b.previewPayload) && b.previewPayload.subscriber === undefined) errs.add('previewPayload.subscriber', 'subscriber should not be empty');
+  }
   if (b.controlValues !== undefined && !isPlainObject(b.controlValues)) errs.add('controlValues', 'controlValues must be an object', b.controlValues);
   let given: Record<string, unknown> = {};
   if (b.previewPayload !== undefined) {
@@ -84,8 +88,14 @@ function preview(ctx: RequestContext) {
     else if (b.previewPayload.subscriber !== undefined) {
       if (!isPlainObject(b.previewPayload.subscriber)) errs.add('previewPayload.subscriber', 'subscriber must be an object', b.previewPayload.subscriber);
       else {
-        validatePreviewSubscriber(errs, b.previewPayload.subscriber);
-        given = b.previewPayload.subscriber;
+        const sub = b.previewPayload.subscriber;
+        // what the type checks see: all of it, less under the two LP-05 faults
+        const checked = app.has('lp-field-types-unchecked') ? { isOnline: sub.isOnline, channels: sub.channels } : app.has('lp-channel-entries-unchecked') && Array.isArray(sub.channels) ? { ...sub, channels: [] } : sub;
+        validatePreviewSubscriber(errs, checked);
+        if (app.has('lp-typed-fields-rejected')) {
+          for (const f of ['isOnline', '__v', 'topics', 'channels']) if (sub[f] !== undefined) errs.add(`previewPayload.subscriber.${f}`, `${f} is not accepted`, sub[f]);
+        }
+        given = sub;
       }
     }
   }

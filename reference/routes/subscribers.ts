@@ -15,7 +15,7 @@ export function allChannels(value: boolean): ChannelFlags {
 
 /**
  * Validates a subscriber object (trigger recipient, actor, create body); returns errors into `errs`. `nullable`: a
- * null profile field or `data` clears it (the create body); trigger recipients carry strings, as the spec types them.
+ * null profile field or `data` is accepted (it clears the field); every caller passes it, as SubscriberPayloadDto allows.
  */
 export function checkSubscriberShape(errs: FieldErrors, o: Record<string, unknown>, prefix = '', { nullable = false } = {}): void {
   reqString(errs, o, 'subscriberId', prefix);
@@ -68,9 +68,4 @@ export function upsertSubscriber(env: EnvironmentState, o: Record<string, unknow
   if (Array.isArray(o.channels)) s.channels = o.channels;
   s.updatedAt = now;
   return { subscriber: s, created };
-}
-
-/** Ensures a subscriber exists for a bare subscriberId recipient. */
-export function ensureSubscriber(env: EnvironmentState, subscriberId: string): Subscriber {
-  return env.subscribers.get(subscriberId) ?? upsertSubscriber(env, { subscriberId }).subscriber;
 }

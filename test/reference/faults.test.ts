@@ -47,6 +47,11 @@ async function layoutPreview(c: Client) {
   await c.post('/v2/layouts', { layoutId: 'l', name: 'L' });
   return (await c.post('/v2/layouts/l/preview', { previewPayload: { subscriber: { firstName: 'Zoe' } } })).json.data;
 }
+async function previewStatus(c: Client, body: unknown) {
+  await c.post('/v2/layouts', { layoutId: 'l', name: 'L' });
+  return (await c.post('/v2/layouts/l/preview', body)).status;
+}
+const previewOf = (subscriber: Record<string, unknown>) => ({ previewPayload: { subscriber } });
 async function envVarSetup(c: Client) {
   const e = await envs(c);
   const values = e.map((x) => ({ _environmentId: x._id, value: `plain-${x.type}` }));
@@ -288,6 +293,10 @@ const PROBES: Record<FaultName, Probe> = {
   'lp-preview-body-not-string': p(async (c) => typeof (await layoutPreview(c)).result.preview.body),
   'lp-wrong-type': p(async (c) => (await layoutPreview(c)).result.type),
   'lp-subscriber-dropped': p(async (c) => (await layoutPreview(c)).previewPayloadExample.subscriber.firstName),
+  'lp-optional-fields-required': p(async (c) => previewStatus(c, {})),
+  'lp-typed-fields-rejected': p(async (c) => previewStatus(c, previewOf({ isOnline: true }))),
+  'lp-field-types-unchecked': p(async (c) => previewStatus(c, previewOf({ firstName: 5 }))),
+  'lp-channel-entries-unchecked': p(async (c) => previewStatus(c, previewOf({ channels: [{ providerId: 5 }] }))),
 
   'env-var-list-not-array': evProbe(async (c) => Array.isArray(await varList(c))),
   'unmasked-secrets': evProbe(async (c) => (await varList(c, '?search=API_TOKEN'))[0].values[0].value),
@@ -339,6 +348,7 @@ const PROBES: Record<FaultName, Probe> = {
     return (await c.get('/v2/subscribers/r0')).status;
   }),
   'object-recipients-rejected': withT(async (c) => (await trig(c, { to: ['s1', { subscriberId: 'o1', email: 'o@x.io' }] })).status),
+  'recipient-channels-rejected': withT(async (c) => (await trig(c, { to: [{ subscriberId: 'o1', channels: [{ providerId: 'slack', credentials: { webhookUrl: 'https://hooks.example.com/x' } }] }] })).status),
   'transaction-id-not-deduplicated': withT(async (c) => {
     await trig(c, { to: [{ subscriberId: 'x1' }], transactionId: 'tx' });
     await trig(c, { to: [{ subscriberId: 'x2' }], transactionId: 'tx' });
