@@ -175,6 +175,8 @@ export const FAULTS = {
   'bridge-url-localhost-subdomain-allowed': { rules: ['TRIG-05'], description: 'Names under .localhost (RFC 6761: loopback, e.g. bridge.localhost) are accepted as bridgeUrl hosts (found by mutation testing)' },
   'bridge-url-partial-credentials-allowed': { rules: ['TRIG-05'], description: 'bridgeUrls with only a user name (`user@`) or only a password (`:pass@`) are accepted; only `user:pass@` is rejected (found by mutation testing)' },
   'bridge-url-ipv6-link-local-allowed': { rules: ['TRIG-05'], description: 'IPv6 link-local bridgeUrls (fe80::/10) are accepted (found by mutation testing)' },
+  // Issue 19, slice mut-trigger (reference/routes/events.ts): found by mutation testing
+  'overrides-parts-required': { rules: ['TRIG-09'], description: 'A trigger whose `overrides` lacks one of the maps `steps`, `channels`, `providers` is rejected with 422 (every part of `overrides` is optional; found by mutation testing)' },
 } as const satisfies Record<string, Fault>;
 
 interface Fault {

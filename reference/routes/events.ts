@@ -68,6 +68,7 @@ export function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, er
   }
   optObject(errs, b, 'payload', prefix);
   if (b.overrides !== undefined) checkOverrides(errs, b.overrides, `${prefix}overrides`);
+  if (app.has('overrides-parts-required') && isPlainObject(b.overrides)) for (const k of ['steps', 'channels', 'providers']) if (b.overrides[k] === undefined) errs.add(`${prefix}overrides.${k}`, `${k} should not be empty`);
   if (b.bridgeUrl !== undefined && typeof b.bridgeUrl !== 'string') errs.add(prefix + 'bridgeUrl', 'bridgeUrl must be a string', b.bridgeUrl);
   if (b.transactionId !== undefined && typeof b.transactionId !== 'string') errs.add(prefix + 'transactionId', 'transactionId must be a string', b.transactionId);
   if (b.agentId !== undefined) {

@@ -61,6 +61,12 @@ conformance('TRIG-09', 'accepts `overrides` with steps, channels, providers and 
   expectAccepted(res, '`overrides` in the documented shape');
 });
 
+conformance('TRIG-09', 'accepts `overrides` holding only some of its documented parts (each part is optional)', async (ctx) => {
+  // The spec lists what `overrides` may hold, none of it required (RULES.md: a trigger needs only `name` and `to`).
+  expectAccepted(await triggerWith(ctx, () => ({ overrides: { email: { from: 'conformance@example.com' } } })), '`overrides` with only a per-channel object');
+  expectAccepted(await triggerWith(ctx, () => ({ overrides: { providers: { sendgrid: { customData: { campaign: 'conformance' } } } } })), '`overrides` with only a `providers` map');
+});
+
 conformance('TRIG-09', 'accepts `agentId` as a public agent identifier string', async (ctx) => {
   const agent = await ctx.provision.agent();
   expectAccepted(await triggerWith(ctx, () => ({ agentId: agent.identifier })), '`agentId` as a string');

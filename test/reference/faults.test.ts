@@ -361,6 +361,7 @@ const PROBES: Record<FaultName, Probe> = {
   'bridge-url-localhost-subdomain-allowed': bridge('https://bridge.localhost/'),
   'bridge-url-partial-credentials-allowed': bridge('https://user@example.com/'),
   'bridge-url-ipv6-link-local-allowed': bridge('https://[fe80::1]/bridge'),
+  'overrides-parts-required': withT(async (c) => (await trig(c, { overrides: { email: { from: 'a@x.io' } } })).status),
 };
 
 describe('fault catalog', () => {
