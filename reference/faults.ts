@@ -177,6 +177,7 @@ export const FAULTS = {
   'bridge-url-ipv6-link-local-allowed': { rules: ['TRIG-05'], description: 'IPv6 link-local bridgeUrls (fe80::/10) are accepted (found by mutation testing)' },
   // Issue 19, slice mut-trigger (reference/routes/events.ts): found by mutation testing
   'overrides-parts-required': { rules: ['TRIG-09'], description: 'A trigger whose `overrides` lacks one of the maps `steps`, `channels`, `providers` is rejected with 422 (every part of `overrides` is optional; found by mutation testing)' },
+  'overrides-layout-id-rejected': { rules: ['TRIG-09'], description: 'A string `layoutId` in an `overrides` step or in `overrides.channels.email` is rejected with 422 (found by mutation testing: no test named a layout in `overrides`)' },
 } as const satisfies Record<string, Fault>;
 
 interface Fault {

@@ -67,6 +67,21 @@ conformance('TRIG-09', 'accepts `overrides` holding only some of its documented 
   expectAccepted(await triggerWith(ctx, () => ({ overrides: { providers: { sendgrid: { customData: { campaign: 'conformance' } } } } })), '`overrides` with only a `providers` map');
 });
 
+conformance('TRIG-09', 'accepts `overrides` naming a layout: `layoutId` in a step and in `channels.email`, and `layoutIdentifier`', async (ctx) => {
+  const layout = await ctx.provision.layout();
+  const res = await triggerWith(ctx, (wf) => {
+    const stepId = (wf.steps as { stepId?: string }[] | undefined)?.[0]?.stepId ?? 'in-app';
+    return {
+      overrides: {
+        steps: { [stepId]: { providers: { novu: {} }, layoutId: layout.layoutId } },
+        channels: { email: { layoutId: layout.layoutId } },
+        layoutIdentifier: layout.layoutId,
+      },
+    };
+  });
+  expectAccepted(res, '`overrides` naming a layout in the documented places');
+});
+
 conformance('TRIG-09', 'accepts `agentId` as a public agent identifier string', async (ctx) => {
   const agent = await ctx.provision.agent();
   expectAccepted(await triggerWith(ctx, () => ({ agentId: agent.identifier })), '`agentId` as a string');

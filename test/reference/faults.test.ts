@@ -362,6 +362,7 @@ const PROBES: Record<FaultName, Probe> = {
   'bridge-url-partial-credentials-allowed': bridge('https://user@example.com/'),
   'bridge-url-ipv6-link-local-allowed': bridge('https://[fe80::1]/bridge'),
   'overrides-parts-required': withT(async (c) => (await trig(c, { overrides: { email: { from: 'a@x.io' } } })).status),
+  'overrides-layout-id-rejected': withT(async (c) => (await trig(c, { overrides: { channels: { email: { layoutId: 'l1' } } } })).status),
 };
 
 describe('fault catalog', () => {
