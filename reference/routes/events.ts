@@ -107,6 +107,7 @@ function checkOverrides(app: App, errs: FieldErrors, v: unknown, field: string):
   const layoutId = (o: Record<string, unknown>, f: string) => {
     if (o.layoutId !== undefined && o.layoutId !== null && typeof o.layoutId !== 'string') errs.add(`${f}.layoutId`, 'layoutId must be a string or null', o.layoutId);
     if (app.has('overrides-layout-id-rejected') && typeof o.layoutId === 'string') errs.add(`${f}.layoutId`, 'layoutId must be an ObjectId', o.layoutId);
+    if (app.has('overrides-null-layout-id-rejected') && o.layoutId === null) errs.add(`${f}.layoutId`, 'layoutId must be a string', o.layoutId);
   };
   const mapOfObjects = (key: string, each?: (o: Record<string, unknown>, f: string) => void) => {
     const map = optObject(errs, v, key, `${field}.`);
@@ -167,7 +168,7 @@ export function runTrigger(ctx: RequestContext, t: TriggerRequest): Record<strin
   if (t.recipients.length === 0 && !app.has('empty-to-processed')) return { acknowledged: true, status: 'invalid_recipients' };
 
   const payload = t.payload ?? {};
-  if (wf.validatePayload && wf.validator && !app.has('payload-validation-off')) {
+  if ((wf.validatePayload || app.has('payload-validated-when-disabled')) && wf.validator && !app.has('payload-validation-off')) {
     const valid = wf.validator(payload) && !app.has('valid-payload-rejected');
     if (!valid) {
       const extra: Record<string, unknown> = {

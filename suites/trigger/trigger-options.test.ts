@@ -82,6 +82,20 @@ conformance('TRIG-09', 'accepts `overrides` naming a layout: `layoutId` in a ste
   expectAccepted(res, '`overrides` naming a layout in the documented places');
 });
 
+conformance(
+  'TRIG-09',
+  'accepts `layoutId: null` in overrides (removes the layout), as the deployed contract documents',
+  async (ctx) => {
+    // The spec shows no type for `layoutId`; the official client's StepsOverrides and EmailChannelOverrides: string or null.
+    const res = await triggerWith(ctx, (wf) => {
+      const stepId = (wf.steps as { stepId?: string }[] | undefined)?.[0]?.stepId ?? 'in-app';
+      return { overrides: { steps: { [stepId]: { layoutId: null } }, channels: { email: { layoutId: null } } } };
+    });
+    expectAccepted(res, '`layoutId: null` in a step and in `channels.email`');
+  },
+  { level: 'SHOULD' },
+);
+
 conformance('TRIG-09', 'accepts `agentId` as a public agent identifier string', async (ctx) => {
   const agent = await ctx.provision.agent();
   expectAccepted(await triggerWith(ctx, () => ({ agentId: agent.identifier })), '`agentId` as a string');

@@ -363,6 +363,8 @@ const PROBES: Record<FaultName, Probe> = {
   'bridge-url-ipv6-link-local-allowed': bridge('https://[fe80::1]/bridge'),
   'overrides-parts-required': withT(async (c) => (await trig(c, { overrides: { email: { from: 'a@x.io' } } })).status),
   'overrides-layout-id-rejected': withT(async (c) => (await trig(c, { overrides: { channels: { email: { layoutId: 'l1' } } } })).status),
+  'overrides-null-layout-id-rejected': withT(async (c) => (await trig(c, { overrides: { channels: { email: { layoutId: null } } } })).status),
+  'payload-validated-when-disabled': withT(async (c) => (await trig(c, { payload: { n: 'x' } })).status, { ...schemaWf, validatePayload: false }),
 };
 
 describe('fault catalog', () => {
