@@ -196,6 +196,11 @@ export const FAULTS = {
   'bridge-url-localhost-subdomain-allowed': { rules: ['TRIG-05'], description: 'Names under .localhost (RFC 6761: loopback, e.g. bridge.localhost) are accepted as bridgeUrl hosts (found by mutation testing)' },
   'bridge-url-partial-credentials-allowed': { rules: ['TRIG-05'], description: 'bridgeUrls with only a user name (`user@`) or only a password (`:pass@`) are accepted; only `user:pass@` is rejected (found by mutation testing)' },
   'bridge-url-ipv6-link-local-allowed': { rules: ['TRIG-05'], description: 'IPv6 link-local bridgeUrls (fe80::/10) are accepted (found by mutation testing)' },
+  // Issue 19, slice mut-trigger (reference/routes/events.ts): found by mutation testing
+  'overrides-parts-required': { rules: ['TRIG-09'], description: 'A trigger whose `overrides` lacks one of the maps `steps`, `channels`, `providers` is rejected with 422 (every part of `overrides` is optional; found by mutation testing)' },
+  'overrides-layout-id-rejected': { rules: ['TRIG-09'], description: 'A string `layoutId` in an `overrides` step or in `overrides.channels.email` is rejected with 422 (found by mutation testing: no test named a layout in `overrides`)' },
+  'overrides-null-layout-id-rejected': { rules: ['TRIG-09'], deployedOnly: true, description: '`layoutId: null` in an `overrides` step or in `overrides.channels.email` (the official client: removes the layout) is rejected with 422 (found by mutation testing)' },
+  'payload-validated-when-disabled': { rules: ['TRIG-01'], description: 'A workflow\'s payloadSchema is enforced even with `validatePayload: false`: a payload violating it gets the payload validation error (found by mutation testing)' },
 } as const satisfies Record<string, Fault>;
 
 interface Fault {

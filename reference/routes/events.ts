@@ -67,7 +67,8 @@ export function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, er
     for (const r of recipients) if (isPlainObject(r) && typeof r.subscriberId === 'string') upsertSubscriber(ctx.env, r);
   }
   optObject(errs, b, 'payload', prefix);
-  if (b.overrides !== undefined) checkOverrides(errs, b.overrides, `${prefix}overrides`);
+  if (b.overrides !== undefined) checkOverrides(app, errs, b.overrides, `${prefix}overrides`);
+  if (app.has('overrides-parts-required') && isPlainObject(b.overrides)) for (const k of ['steps', 'channels', 'providers']) if (b.overrides[k] === undefined) errs.add(`${prefix}overrides.${k}`, `${k} should not be empty`);
   if (b.bridgeUrl !== undefined && typeof b.bridgeUrl !== 'string') errs.add(prefix + 'bridgeUrl', 'bridgeUrl must be a string', b.bridgeUrl);
   if (b.transactionId !== undefined && typeof b.transactionId !== 'string') errs.add(prefix + 'transactionId', 'transactionId must be a string', b.transactionId);
   if (b.agentId !== undefined) {
@@ -101,10 +102,12 @@ export function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, er
 }
 
 /** `overrides`: maps of step, channel and provider settings, per-channel objects and a layout identifier. */
-function checkOverrides(errs: FieldErrors, v: unknown, field: string): void {
+function checkOverrides(app: App, errs: FieldErrors, v: unknown, field: string): void {
   if (!isPlainObject(v)) return errs.add(field, 'overrides must be an object', v);
   const layoutId = (o: Record<string, unknown>, f: string) => {
     if (o.layoutId !== undefined && o.layoutId !== null && typeof o.layoutId !== 'string') errs.add(`${f}.layoutId`, 'layoutId must be a string or null', o.layoutId);
+    if (app.has('overrides-layout-id-rejected') && typeof o.layoutId === 'string') errs.add(`${f}.layoutId`, 'layoutId must be an ObjectId', o.layoutId);
+    if (app.has('overrides-null-layout-id-rejected') && o.layoutId === null) errs.add(`${f}.layoutId`, 'layoutId must be a string', o.layoutId);
   };
   const mapOfObjects = (key: string, each?: (o: Record<string, unknown>, f: string) => void) => {
     const map = optObject(errs, v, key, `${field}.`);
@@ -165,7 +168,7 @@ export function runTrigger(ctx: RequestContext, t: TriggerRequest): Record<strin
   if (t.recipients.length === 0 && !app.has('empty-to-processed')) return { acknowledged: true, status: 'invalid_recipients' };
 
   const payload = t.payload ?? {};
-  if (wf.validatePayload && wf.validator && !app.has('payload-validation-off')) {
+  if ((wf.validatePayload || app.has('payload-validated-when-disabled')) && wf.validator && !app.has('payload-validation-off')) {
     const valid = wf.validator(payload) && !app.has('valid-payload-rejected');
     if (!valid) {
       const extra: Record<string, unknown> = {

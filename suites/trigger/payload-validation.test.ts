@@ -42,6 +42,17 @@ conformance('TRIG-06', 'answers a payload violating the payloadSchema with a PAY
   expect(body.schema, 'the error body carries the workflow\'s payload JSON Schema').toMatchObject(PAYLOAD_SCHEMA);
 });
 
+conformance('TRIG-01', 'processes a payload violating the payloadSchema when the workflow has validatePayload: false', async ({ api, provision, ids, target }) => {
+  // The spec: `validatePayload` "enables or disables payload schema validation"; disabled, the payload is not judged by the schema.
+  const wf = await provision.workflow({ validatePayload: false, payloadSchema: PAYLOAD_SCHEMA });
+  const [recipient] = freshRecipients(ids, provision, 1);
+  const res = await api.post(TRIGGER_PATH, { name: wf.workflowId, to: [recipient], payload: INVALID_PAYLOAD });
+  expect(res.status, 'with validatePayload: false, a payload violating the payloadSchema is a valid trigger, answered 201').toBe(201);
+  expect(res.data.acknowledged, 'the trigger is acknowledged').toBe(true);
+  expect(res.data.status, 'the trigger of an active workflow with steps is processed').toBe('processed');
+  await expectTriggered({ api, target }, [recipient!.subscriberId], 'a trigger whose workflow does not validate its payload');
+});
+
 conformance('TRIG-06', 'triggers nothing for a payload violating the payloadSchema and processes a valid payload', async ({ api, provision, ids, target }) => {
   const wf = await provision.workflow({ validatePayload: true, payloadSchema: PAYLOAD_SCHEMA });
   const before = await lastTriggeredAt(api, wf);

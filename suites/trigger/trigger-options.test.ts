@@ -61,6 +61,41 @@ conformance('TRIG-09', 'accepts `overrides` with steps, channels, providers and 
   expectAccepted(res, '`overrides` in the documented shape');
 });
 
+conformance('TRIG-09', 'accepts `overrides` holding only some of its documented parts (each part is optional)', async (ctx) => {
+  // The spec lists what `overrides` may hold, none of it required (RULES.md: a trigger needs only `name` and `to`).
+  expectAccepted(await triggerWith(ctx, () => ({ overrides: { email: { from: 'conformance@example.com' } } })), '`overrides` with only a per-channel object');
+  expectAccepted(await triggerWith(ctx, () => ({ overrides: { providers: { sendgrid: { customData: { campaign: 'conformance' } } } } })), '`overrides` with only a `providers` map');
+});
+
+conformance('TRIG-09', 'accepts `overrides` naming a layout: `layoutId` in a step and in `channels.email`, and `layoutIdentifier`', async (ctx) => {
+  const layout = await ctx.provision.layout();
+  const res = await triggerWith(ctx, (wf) => {
+    const stepId = (wf.steps as { stepId?: string }[] | undefined)?.[0]?.stepId ?? 'in-app';
+    return {
+      overrides: {
+        steps: { [stepId]: { providers: { novu: {} }, layoutId: layout.layoutId } },
+        channels: { email: { layoutId: layout.layoutId } },
+        layoutIdentifier: layout.layoutId,
+      },
+    };
+  });
+  expectAccepted(res, '`overrides` naming a layout in the documented places');
+});
+
+conformance(
+  'TRIG-09',
+  'accepts `layoutId: null` in overrides (removes the layout), as the deployed contract documents',
+  async (ctx) => {
+    // The spec shows no type for `layoutId`; the official client's StepsOverrides and EmailChannelOverrides: string or null.
+    const res = await triggerWith(ctx, (wf) => {
+      const stepId = (wf.steps as { stepId?: string }[] | undefined)?.[0]?.stepId ?? 'in-app';
+      return { overrides: { steps: { [stepId]: { layoutId: null } }, channels: { email: { layoutId: null } } } };
+    });
+    expectAccepted(res, '`layoutId: null` in a step and in `channels.email`');
+  },
+  { level: 'SHOULD' },
+);
+
 conformance('TRIG-09', 'accepts `agentId` as a public agent identifier string', async (ctx) => {
   const agent = await ctx.provision.agent();
   expectAccepted(await triggerWith(ctx, () => ({ agentId: agent.identifier })), '`agentId` as a string');

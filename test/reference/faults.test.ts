@@ -399,6 +399,10 @@ const PROBES: Record<FaultName, Probe> = {
   'bridge-url-localhost-subdomain-allowed': bridge('https://bridge.localhost/'),
   'bridge-url-partial-credentials-allowed': bridge('https://user@example.com/'),
   'bridge-url-ipv6-link-local-allowed': bridge('https://[fe80::1]/bridge'),
+  'overrides-parts-required': withT(async (c) => (await trig(c, { overrides: { email: { from: 'a@x.io' } } })).status),
+  'overrides-layout-id-rejected': withT(async (c) => (await trig(c, { overrides: { channels: { email: { layoutId: 'l1' } } } })).status),
+  'overrides-null-layout-id-rejected': withT(async (c) => (await trig(c, { overrides: { channels: { email: { layoutId: null } } } })).status),
+  'payload-validated-when-disabled': withT(async (c) => (await trig(c, { payload: { n: 'x' } })).status, { ...schemaWf, validatePayload: false }),
 };
 
 describe('fault catalog', () => {
