@@ -3,7 +3,7 @@
 // construction; the fault catalog (`conformance prove`) already shows that switching it on is noticed.
 import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
-const FAULT_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const FAULT_NAME = /^[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*$/;
 const REASON = 'fault switch: only a reference fault reaches this (see reference/faults.ts and `conformance prove`)';
 
 /** `app.has('fault')`, `this.o.app.has('fault')`, `faults.has('fault')`. */
