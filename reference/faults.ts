@@ -175,6 +175,14 @@ export const FAULTS = {
   'bridge-url-localhost-subdomain-allowed': { rules: ['TRIG-05'], description: 'Names under .localhost (RFC 6761: loopback, e.g. bridge.localhost) are accepted as bridgeUrl hosts (found by mutation testing)' },
   'bridge-url-partial-credentials-allowed': { rules: ['TRIG-05'], description: 'bridgeUrls with only a user name (`user@`) or only a password (`:pass@`) are accepted; only `user:pass@` is rejected (found by mutation testing)' },
   'bridge-url-ipv6-link-local-allowed': { rules: ['TRIG-05'], description: 'IPv6 link-local bridgeUrls (fe80::/10) are accepted (found by mutation testing)' },
+  // Issue 19, slice mut-workflows (create workflow): found by mutation testing
+  'workflow-preferences-without-channels-crash': { rules: ['WF-07'], description: 'Workflow `preferences.workflow` holding `all` but no `channels` crashes the handler (500) (found by mutation testing)' },
+  'derived-step-id-not-unique': { rules: ['WF-01'], description: 'A step without `stepId` gets the slug of its name even when another step gives that stepId, which is then refused as a duplicate (422) (found by mutation testing)' },
+  'step-slug-empty': { rules: ['WF-10'], description: 'Workflow response steps carry `slug` as the empty string (found by mutation testing)' },
+  'tags-default-not-empty': { rules: ['WF-02'], description: 'A workflow created without `tags` comes back with the tag `untagged` (found by mutation testing)' },
+  'tag-values-unchecked': { rules: ['WF-01', 'CLIENT-02'], description: '`tags` that are not all strings are accepted and echoed as sent, off the response schema and unreadable by the official client (found by mutation testing)' },
+  'null-payload-schema-rejected': { rules: ['WF-01'], description: 'A workflow created with `payloadSchema: null` (the spec: object or null) is rejected with 422 (found by mutation testing)' },
+  'agent-without-providers-crash': { rules: ['WF-08'], description: 'A workflow whose `agent` has no `providers` (optional) crashes the handler (500) (found by mutation testing)' },
 } as const satisfies Record<string, Fault>;
 
 interface Fault {

@@ -25,6 +25,15 @@ conformance('WF-07', 'a workflow created with only workflow preferences holding 
   expect(res.data.preferences, 'the response `preferences` is an object, not null').not.toBeNull();
 });
 
+conformance('WF-07', 'a workflow created with only workflow preferences holding only `all` is accepted and carries preferences', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  const preferences = { workflow: { all: { enabled: false, readOnly: false } } };
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }], preferences });
+  expectCreated(res, 'the documented `preferences` shape without `user` and without `workflow.channels` (both optional) is accepted');
+  expect(res.data.preferences, 'the response carries a `preferences` object').toBeTypeOf('object');
+  expect(res.data.preferences, 'the response `preferences` is an object, not null').not.toBeNull();
+});
+
 // CLIENT-02 reads the answer on every exchange: a user block without `channels` is what the official client cannot read.
 conformance('WF-07', 'a workflow created with user preferences holding only `all` is accepted and carries preferences', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
@@ -44,6 +53,18 @@ conformance('WF-08', 'a workflow created with an agent and a provider replyTo st
   const read = await readWorkflow(api, res.data._id);
   expect(read.status, 'the created workflow reads back').toBe(200);
   expect(read.data.agent, 'the agent assignment is stored: the workflow read back carries it').toMatchObject(agent);
+});
+
+// `providers` is optional in the agent config.
+conformance('WF-08', 'a workflow created with an agent without providers stores and echoes the agent', async ({ api, ids, cleanup, provision }) => {
+  const { identifier } = await provision.agent();
+  const workflowId = ids.slug('wf');
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'Email', type: 'email' }], agent: { identifier } });
+  expectCreated(res, 'a workflow with an agent assignment without `providers` is created');
+  expect(res.data.agent, 'the create response echoes the agent identifier').toMatchObject({ identifier });
+  const read = await readWorkflow(api, res.data._id);
+  expect(read.status, 'the created workflow reads back').toBe(200);
+  expect(read.data.agent, 'the agent assignment is stored: the workflow read back carries it').toMatchObject({ identifier });
 });
 
 conformance('WF-08', 'a workflow created with agent null has agent null', async ({ api, ids, cleanup }) => {

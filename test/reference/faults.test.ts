@@ -361,6 +361,13 @@ const PROBES: Record<FaultName, Probe> = {
   'bridge-url-localhost-subdomain-allowed': bridge('https://bridge.localhost/'),
   'bridge-url-partial-credentials-allowed': bridge('https://user@example.com/'),
   'bridge-url-ipv6-link-local-allowed': bridge('https://[fe80::1]/bridge'),
+  'workflow-preferences-without-channels-crash': p(async (c) => (await createWf(c, { preferences: { workflow: { all: { enabled: false } } } })).status),
+  'derived-step-id-not-unique': p(async (c) => (await createWf(c, { steps: [{ name: 'Inbox', type: 'in_app' }, { name: 'Mail', type: 'email', stepId: 'inbox' }] })).status),
+  'step-slug-empty': p(async (c) => (await createWf(c)).json.data.steps[0].slug === ''),
+  'tags-default-not-empty': p(async (c) => (await createWf(c)).json.data.tags),
+  'tag-values-unchecked': p(async (c) => (await createWf(c, { tags: ['a', 7] })).status),
+  'null-payload-schema-rejected': p(async (c) => (await createWf(c, { payloadSchema: null })).status),
+  'agent-without-providers-crash': p(async (c) => (await createWf(c, { agent: { identifier: 'bot' } })).status),
 };
 
 describe('fault catalog', () => {
