@@ -35,7 +35,8 @@ conformance('WF-07', 'a workflow created with only workflow preferences holding 
 });
 
 // CLIENT-02 reads the answer on every exchange: a user block without `channels` is what the official client cannot read.
-conformance('WF-07', 'a workflow created with user preferences holding only `all` is accepted and carries preferences', async ({ api, ids, cleanup }) => {
+// Named for CLIENT-02 too, so that the fault proof (a rule's own tests where it has any) runs this case for it.
+conformance(['WF-07', 'CLIENT-02'], 'a workflow created with user preferences holding only `all` is accepted and carries preferences', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
   const preferences = { user: { all: { enabled: true, readOnly: false } } };
   const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }], preferences });
