@@ -182,6 +182,8 @@ export const FAULTS = {
   'tags-default-not-empty': { rules: ['WF-02'], description: 'A workflow created without `tags` comes back with the tag `untagged` (found by mutation testing)' },
   'tag-values-unchecked': { rules: ['WF-01', 'CLIENT-02'], description: '`tags` that are not all strings are accepted and echoed as sent, off the response schema and unreadable by the official client (found by mutation testing)' },
   'null-payload-schema-rejected': { rules: ['WF-01'], description: 'A workflow created with `payloadSchema: null` (the spec: object or null) is rejected with 422 (found by mutation testing)' },
+  'preference-flags-unchecked': { rules: ['CLIENT-02'], deployedOnly: true, description: 'Workflow preference `all.enabled`/`all.readOnly` that are not booleans are accepted and come back as sent, which the official client cannot read (found by mutation testing)' },
+  'empty-step-name-accepted': { rules: ['WF-06'], description: 'A step with `name: ""` is accepted (found by mutation testing)' },
   'agent-without-providers-crash': { rules: ['WF-08'], description: 'A workflow whose `agent` has no `providers` (optional) crashes the handler (500) (found by mutation testing)' },
 } as const satisfies Record<string, Fault>;
 

@@ -15,12 +15,12 @@ export const SOURCES = [
 ] as const;
 const PREF_CHANNELS = ['email', 'sms', 'in_app', 'chat', 'push'] as const;
 
-function validatePreferenceBlock(errs: FieldErrors, v: unknown, field: string): void {
+function validatePreferenceBlock(app: App, errs: FieldErrors, v: unknown, field: string): void {
   if (v === undefined) return;
   if (!isPlainObject(v)) return errs.add(field, `${field} must be an object`, v);
   if (v.all !== undefined) {
     if (!isPlainObject(v.all)) errs.add(`${field}.all`, 'all must be an object', v.all);
-    else {
+    else if (!app.has('preference-flags-unchecked')) {
       optBoolean(errs, v.all, 'enabled', `${field}.all.`);
       optBoolean(errs, v.all, 'readOnly', `${field}.all.`);
     }
@@ -74,7 +74,7 @@ function parseSteps(app: App, errs: FieldErrors, raw: unknown[]): Step[] {
     const f = `steps[${i}]`;
     if (!isPlainObject(s)) return errs.add(f, 'each step must be an object', s);
     let name = optString(errs, s, 'name', `${f}.`);
-    if (name === undefined || name === '') {
+    if (name === undefined || (name === '' && !app.has('empty-step-name-accepted'))) {
       if (app.has('step-name-optional')) name = typeof s.type === 'string' ? s.type : 'step';
       else if (s.name === undefined || s.name === '') errs.add(`${f}.name`, 'name should not be empty', s.name);
     }
@@ -166,8 +166,8 @@ function createWorkflow(ctx: RequestContext) {
   const source = optEnum(errs, b, '__source', SOURCES);
   const prefs = optObject(errs, b, 'preferences');
   if (prefs) {
-    validatePreferenceBlock(errs, prefs.user, 'preferences.user');
-    validatePreferenceBlock(errs, prefs.workflow, 'preferences.workflow');
+    validatePreferenceBlock(app, errs, prefs.user, 'preferences.user');
+    validatePreferenceBlock(app, errs, prefs.workflow, 'preferences.workflow');
     if (app.has('partial-preferences-rejected') && !isCompletePreferences(prefs)) errs.add('preferences', 'preferences must carry user and workflow, each with all');
   }
   const severity = optEnum(errs, b, 'severity', SEVERITIES) ?? (app.has('severity-default-high') ? 'high' : 'none');

@@ -367,6 +367,8 @@ const PROBES: Record<FaultName, Probe> = {
   'tags-default-not-empty': p(async (c) => (await createWf(c)).json.data.tags),
   'tag-values-unchecked': p(async (c) => (await createWf(c, { tags: ['a', 7] })).status),
   'null-payload-schema-rejected': p(async (c) => (await createWf(c, { payloadSchema: null })).status),
+  'preference-flags-unchecked': p(async (c) => (await createWf(c, { preferences: { user: { all: { enabled: 'yes', readOnly: false } } } })).status),
+  'empty-step-name-accepted': p(async (c) => (await createWf(c, { steps: [{ name: '', type: 'in_app' }] })).status),
   'agent-without-providers-crash': p(async (c) => (await createWf(c, { agent: { identifier: 'bot' } })).status),
 };
 
