@@ -47,15 +47,18 @@ conformance(['WF-07', 'CLIENT-02'], 'a workflow created with user preferences ho
 // The passive CLIENT-02 check reads the answer with the official client's model (`all.enabled`, `all.readOnly`: booleans);
 // the deployed service's upsert command checks both flags as booleans.
 conformance('CLIENT-02', 'a workflow whose preference flags are not booleans is rejected or answered with boolean flags', async ({ api, ids, cleanup }) => {
-  const workflowId = ids.slug('wf');
-  const preferences = { user: { all: { enabled: 'yes', readOnly: false } }, workflow: { all: { enabled: true, readOnly: 'no' } } };
-  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }], preferences });
-  if (res.status >= 400 && res.status < 500) return;
-  expectCreated(res, 'preference flags "yes" and "no" are either rejected with 4xx or the workflow is created');
-  for (const block of [res.data.preferences?.user, res.data.preferences?.default]) {
-    if (!block) continue;
-    expect(block.all?.enabled ?? true, '`all.enabled` of the answer is a boolean, as the official client reads it').toBeTypeOf('boolean');
-    expect(block.all?.readOnly ?? false, '`all.readOnly` of the answer is a boolean, as the official client reads it').toBeTypeOf('boolean');
+  // One flag per body: a body refused for one flag says nothing of the other.
+  const cases = [{ user: { all: { enabled: 'yes', readOnly: false } } }, { workflow: { all: { enabled: true, readOnly: 'no' } } }];
+  for (const preferences of cases) {
+    const workflowId = ids.slug('wf');
+    const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }], preferences });
+    if (res.status >= 400 && res.status < 500) continue;
+    expectCreated(res, `preferences ${JSON.stringify(preferences)} are either rejected with 4xx or the workflow is created`);
+    for (const block of [res.data.preferences?.user, res.data.preferences?.default]) {
+      if (!block) continue;
+      expect(block.all?.enabled ?? true, '`all.enabled` of the answer is a boolean, as the official client reads it').toBeTypeOf('boolean');
+      expect(block.all?.readOnly ?? false, '`all.readOnly` of the answer is a boolean, as the official client reads it').toBeTypeOf('boolean');
+    }
   }
 });
 
