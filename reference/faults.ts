@@ -201,6 +201,16 @@ export const FAULTS = {
   'overrides-layout-id-rejected': { rules: ['TRIG-09'], description: 'A string `layoutId` in an `overrides` step or in `overrides.channels.email` is rejected with 422 (found by mutation testing: no test named a layout in `overrides`)' },
   'overrides-null-layout-id-rejected': { rules: ['TRIG-09'], deployedOnly: true, description: '`layoutId: null` in an `overrides` step or in `overrides.channels.email` (the official client: removes the layout) is rejected with 422 (found by mutation testing)' },
   'payload-validated-when-disabled': { rules: ['TRIG-01'], description: 'A workflow\'s payloadSchema is enforced even with `validatePayload: false`: a payload violating it gets the payload validation error (found by mutation testing)' },
+  // Issue 19, slice mut-workflows (create workflow): found by mutation testing
+  'workflow-preferences-without-channels-crash': { rules: ['WF-07'], description: 'Workflow `preferences.workflow` holding `all` but no `channels` crashes the handler (500) (found by mutation testing)' },
+  'derived-step-id-not-unique': { rules: ['WF-01'], description: 'A step without `stepId` gets the slug of its name even when another step gives that stepId, which is then refused as a duplicate (422) (found by mutation testing)' },
+  'step-slug-empty': { rules: ['WF-10'], description: 'Workflow response steps carry `slug` as the empty string (found by mutation testing)' },
+  'tags-default-not-empty': { rules: ['WF-02'], description: 'A workflow created without `tags` comes back with the tag `untagged` (found by mutation testing)' },
+  'tag-values-unchecked': { rules: ['WF-01', 'CLIENT-02'], description: '`tags` that are not all strings are accepted and echoed as sent, off the response schema and unreadable by the official client (found by mutation testing)' },
+  'null-payload-schema-rejected': { rules: ['WF-01'], description: 'A workflow created with `payloadSchema: null` (the spec: object or null) is rejected with 422 (found by mutation testing)' },
+  'preference-flags-unchecked': { rules: ['CLIENT-02'], deployedOnly: true, description: 'Workflow preference `all.enabled`/`all.readOnly` that are not booleans are accepted and come back as sent, which the official client cannot read (found by mutation testing)' },
+  'empty-step-name-accepted': { rules: ['WF-06'], description: 'A step with `name: ""` is accepted (found by mutation testing)' },
+  'agent-without-providers-crash': { rules: ['WF-08'], description: 'A workflow whose `agent` has no `providers` (optional) crashes the handler (500) (found by mutation testing)' },
 } as const satisfies Record<string, Fault>;
 
 interface Fault {

@@ -15,12 +15,12 @@ export const SOURCES = [
 ] as const;
 const PREF_CHANNELS = ['email', 'sms', 'in_app', 'chat', 'push'] as const;
 
-function validatePreferenceBlock(errs: FieldErrors, v: unknown, field: string): void {
+function validatePreferenceBlock(app: App, errs: FieldErrors, v: unknown, field: string): void {
   if (v === undefined) return;
   if (!isPlainObject(v)) return errs.add(field, `${field} must be an object`, v);
   if (v.all !== undefined) {
     if (!isPlainObject(v.all)) errs.add(`${field}.all`, 'all must be an object', v.all);
-    else {
+    else if (!app.has('preference-flags-unchecked')) {
       optBoolean(errs, v.all, 'enabled', `${field}.all.`);
       optBoolean(errs, v.all, 'readOnly', `${field}.all.`);
     }
@@ -50,8 +50,9 @@ function preferencesResponse(app: App, req: Record<string, unknown> | undefined)
   const wfBlock = req?.workflow;
   if (isPlainObject(wfBlock)) {
     if (isPlainObject(wfBlock.all)) Object.assign(def.all as object, wfBlock.all);
-    if (isPlainObject(wfBlock.channels)) {
-      for (const [ch, s] of Object.entries(wfBlock.channels)) {
+    if (isPlainObject(wfBlock.channels) || app.has('workflow-preferences-without-channels-crash')) {
+      // the fault reads a missing `channels` as if it were there: Object.entries(undefined) throws (500)
+      for (const [ch, s] of Object.entries(wfBlock.channels as Record<string, unknown>)) {
         (def.channels as Record<string, unknown>)[ch] = { enabled: true, ...(isPlainObject(s) ? s : {}) };
       }
     }
@@ -73,7 +74,7 @@ function parseSteps(app: App, errs: FieldErrors, raw: unknown[]): Step[] {
     const f = `steps[${i}]`;
     if (!isPlainObject(s)) return errs.add(f, 'each step must be an object', s);
     let name = optString(errs, s, 'name', `${f}.`);
-    if (name === undefined || name === '') {
+    if (name === undefined || (name === '' && !app.has('empty-step-name-accepted'))) {
       if (app.has('step-name-optional')) name = typeof s.type === 'string' ? s.type : 'step';
       else if (s.name === undefined || s.name === '') errs.add(`${f}.name`, 'name should not be empty', s.name);
     }
@@ -94,9 +95,9 @@ function parseSteps(app: App, errs: FieldErrors, raw: unknown[]): Step[] {
     if (name === undefined || typeof type !== 'string') return;
     if (stepId !== undefined && seen.has(stepId)) errs.add(`${f}.stepId`, `stepId "${stepId}" is used by another step`, stepId);
     // why: a derived stepId must not collide with another step's, given or derived
-    stepId ??= uniqueSlug(slugify(name), new Set([...given, ...seen]));
+    stepId ??= app.has('derived-step-id-not-unique') ? slugify(name) : uniqueSlug(slugify(name), new Set([...given, ...seen]));
     seen.add(stepId);
-    steps.push({ _id: _id ?? objectId(), stepId, slug: `${stepId}_st_${shortId(8)}`, name, type, ...(controlValues ? { controlValues } : {}) });
+    steps.push({ _id: _id ?? objectId(), stepId, slug: app.has('step-slug-empty') ? '' : `${stepId}_st_${shortId(8)}`, name, type, ...(controlValues ? { controlValues } : {}) });
   });
   return steps;
 }
@@ -128,16 +129,16 @@ function createWorkflow(ctx: RequestContext) {
   const steps = parseSteps(app, errs, rawSteps);
 
   const description = optString(errs, b, 'description');
-  let tags: string[] = [];
+  let tags: string[] = app.has('tags-default-not-empty') ? ['untagged'] : [];
   if (b.tags !== undefined) {
-    if (!Array.isArray(b.tags) || !b.tags.every((t) => typeof t === 'string')) errs.add('tags', 'each value in tags must be a string', b.tags);
+    if ((!Array.isArray(b.tags) || !b.tags.every((t) => typeof t === 'string')) && !app.has('tag-values-unchecked')) errs.add('tags', 'each value in tags must be a string', b.tags);
     else tags = b.tags as string[];
   }
   const active = optBoolean(errs, b, 'active');
   const validatePayload = optBoolean(errs, b, 'validatePayload');
   const isTranslationEnabled = optBoolean(errs, b, 'isTranslationEnabled');
   let payloadSchema: Record<string, unknown> | null = null;
-  if (b.payloadSchema !== undefined && b.payloadSchema !== null) {
+  if (b.payloadSchema !== undefined && (b.payloadSchema !== null || app.has('null-payload-schema-rejected'))) {
     if (!isPlainObject(b.payloadSchema)) errs.add('payloadSchema', 'payloadSchema must be an object', b.payloadSchema);
     else payloadSchema = b.payloadSchema;
   }
@@ -149,8 +150,9 @@ function createWorkflow(ctx: RequestContext) {
       if (identifier === undefined && b.agent.identifier === undefined) errs.add('agent.identifier', 'identifier should not be empty');
       else if (identifier !== undefined && !SLUG_PATTERN.test(identifier)) errs.add('agent.identifier', 'identifier must be a valid slug format', identifier);
       const providers = optObject(errs, b.agent, 'providers', 'agent.');
-      if (providers) {
-        for (const [pid, cfg] of Object.entries(providers)) {
+      if (providers || app.has('agent-without-providers-crash')) {
+        // the fault reads a missing `providers` as if it were there: Object.entries(undefined) throws (500)
+        for (const [pid, cfg] of Object.entries(providers as Record<string, unknown>)) {
           if (!isPlainObject(cfg)) errs.add(`agent.providers.${pid}`, `${pid} must be an object`, cfg);
           else optString(errs, cfg, 'replyTo', `agent.providers.${pid}.`);
         }
@@ -164,8 +166,8 @@ function createWorkflow(ctx: RequestContext) {
   const source = optEnum(errs, b, '__source', SOURCES);
   const prefs = optObject(errs, b, 'preferences');
   if (prefs) {
-    validatePreferenceBlock(errs, prefs.user, 'preferences.user');
-    validatePreferenceBlock(errs, prefs.workflow, 'preferences.workflow');
+    validatePreferenceBlock(app, errs, prefs.user, 'preferences.user');
+    validatePreferenceBlock(app, errs, prefs.workflow, 'preferences.workflow');
     if (app.has('partial-preferences-rejected') && !isCompletePreferences(prefs)) errs.add('preferences', 'preferences must carry user and workflow, each with all');
   }
   const severity = optEnum(errs, b, 'severity', SEVERITIES) ?? (app.has('severity-default-high') ? 'high' : 'none');

@@ -25,13 +25,41 @@ conformance('WF-07', 'a workflow created with only workflow preferences holding 
   expect(res.data.preferences, 'the response `preferences` is an object, not null').not.toBeNull();
 });
 
+conformance('WF-07', 'a workflow created with only workflow preferences holding only `all` is accepted and carries preferences', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  const preferences = { workflow: { all: { enabled: false, readOnly: false } } };
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }], preferences });
+  expectCreated(res, 'the documented `preferences` shape without `user` and without `workflow.channels` (both optional) is accepted');
+  expect(res.data.preferences, 'the response carries a `preferences` object').toBeTypeOf('object');
+  expect(res.data.preferences, 'the response `preferences` is an object, not null').not.toBeNull();
+});
+
 // CLIENT-02 reads the answer on every exchange: a user block without `channels` is what the official client cannot read.
-conformance('WF-07', 'a workflow created with user preferences holding only `all` is accepted and carries preferences', async ({ api, ids, cleanup }) => {
+// Named for CLIENT-02 too, so that the fault proof (a rule's own tests where it has any) runs this case for it.
+conformance(['WF-07', 'CLIENT-02'], 'a workflow created with user preferences holding only `all` is accepted and carries preferences', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
   const preferences = { user: { all: { enabled: true, readOnly: false } } };
   const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }], preferences });
   expectCreated(res, 'the documented `preferences` shape with a `user` block holding only `all` is accepted');
   expect(res.data.preferences, 'the response carries a `preferences` object').toEqual(expect.objectContaining({ default: expect.any(Object) }));
+});
+
+// The passive CLIENT-02 check reads the answer with the official client's model (`all.enabled`, `all.readOnly`: booleans);
+// the deployed service's upsert command checks both flags as booleans.
+conformance('CLIENT-02', 'a workflow whose preference flags are not booleans is rejected or answered with boolean flags', async ({ api, ids, cleanup }) => {
+  // One flag per body: a body refused for one flag says nothing of the other.
+  const cases = [{ user: { all: { enabled: 'yes', readOnly: false } } }, { workflow: { all: { enabled: true, readOnly: 'no' } } }];
+  for (const preferences of cases) {
+    const workflowId = ids.slug('wf');
+    const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }], preferences });
+    if (res.status >= 400 && res.status < 500) continue;
+    expectCreated(res, `preferences ${JSON.stringify(preferences)} are either rejected with 4xx or the workflow is created`);
+    for (const block of [res.data.preferences?.user, res.data.preferences?.default]) {
+      if (!block) continue;
+      expect(block.all?.enabled ?? true, '`all.enabled` of the answer is a boolean, as the official client reads it').toBeTypeOf('boolean');
+      expect(block.all?.readOnly ?? false, '`all.readOnly` of the answer is a boolean, as the official client reads it').toBeTypeOf('boolean');
+    }
+  }
 });
 
 conformance('WF-08', 'a workflow created with an agent and a provider replyTo stores and echoes the agent', async ({ api, ids, cleanup, provision }) => {
@@ -44,6 +72,18 @@ conformance('WF-08', 'a workflow created with an agent and a provider replyTo st
   const read = await readWorkflow(api, res.data._id);
   expect(read.status, 'the created workflow reads back').toBe(200);
   expect(read.data.agent, 'the agent assignment is stored: the workflow read back carries it').toMatchObject(agent);
+});
+
+// `providers` is optional in the agent config.
+conformance('WF-08', 'a workflow created with an agent without providers stores and echoes the agent', async ({ api, ids, cleanup, provision }) => {
+  const { identifier } = await provision.agent();
+  const workflowId = ids.slug('wf');
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'Email', type: 'email' }], agent: { identifier } });
+  expectCreated(res, 'a workflow with an agent assignment without `providers` is created');
+  expect(res.data.agent, 'the create response echoes the agent identifier').toMatchObject({ identifier });
+  const read = await readWorkflow(api, res.data._id);
+  expect(read.status, 'the created workflow reads back').toBe(200);
+  expect(read.data.agent, 'the agent assignment is stored: the workflow read back carries it').toMatchObject({ identifier });
 });
 
 conformance('WF-08', 'a workflow created with agent null has agent null', async ({ api, ids, cleanup }) => {

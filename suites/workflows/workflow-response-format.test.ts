@@ -20,6 +20,10 @@ function expectWireFormat(wf: Record<string, any>, source: string): void {
   expect(SEVERITIES, `${source}: \`severity\` is one of ${SEVERITIES.join(', ')}`).toContain(wf.severity);
   for (const step of (wf.steps ?? []) as Record<string, unknown>[]) {
     expect(STEP_TYPES as readonly unknown[], `${source}: step type is one of the eleven`).toContain(step.type);
+    for (const field of ['_id', 'slug'] as const) {
+      const value = step[field];
+      expect(typeof value === 'string' && value.length > 0, `${source}: step \`${field}\` is a non-empty string, got ${JSON.stringify(value)}`).toBe(true);
+    }
   }
 }
 

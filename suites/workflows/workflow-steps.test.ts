@@ -29,6 +29,20 @@ conformance('WF-06', 'a step without name is rejected with 4xx and creates nothi
   await expectNoWorkflow(api, workflowId, 'the workflow with a nameless step was rejected');
 });
 
+// The spec marks `name` required; the deployed service also refuses an empty one (a SHOULD-level case of WF-06).
+conformance(
+  'WF-06',
+  'a step with an empty name is rejected with 4xx and creates nothing',
+  async ({ api, ids, cleanup }) => {
+    const workflowId = ids.slug('wf');
+    const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: '', type: 'in_app' }] });
+    expect(res.status, 'a step with `name: ""` is a step without a name and is rejected with 4xx').toBeGreaterThanOrEqual(400);
+    expect(res.status, 'a step with an empty name is a client error, not a server error').toBeLessThan(500);
+    await expectNoWorkflow(api, workflowId, 'the workflow with an empty step name was rejected');
+  },
+  { level: 'SHOULD' },
+);
+
 conformance('WF-06', 'a stepId outside the slug pattern is rejected while a slug-pattern stepId is accepted', async ({ api, ids, cleanup }) => {
   const control = ids.slug('wf');
   const accepted = await postWorkflow(api, cleanup, { name: `conformance ${control}`, workflowId: control, steps: [{ name: 'In-app', type: 'in_app', stepId: 'in-app_1.a' }] });

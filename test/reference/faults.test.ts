@@ -403,6 +403,15 @@ const PROBES: Record<FaultName, Probe> = {
   'overrides-layout-id-rejected': withT(async (c) => (await trig(c, { overrides: { channels: { email: { layoutId: 'l1' } } } })).status),
   'overrides-null-layout-id-rejected': withT(async (c) => (await trig(c, { overrides: { channels: { email: { layoutId: null } } } })).status),
   'payload-validated-when-disabled': withT(async (c) => (await trig(c, { payload: { n: 'x' } })).status, { ...schemaWf, validatePayload: false }),
+  'workflow-preferences-without-channels-crash': p(async (c) => (await createWf(c, { preferences: { workflow: { all: { enabled: false } } } })).status),
+  'derived-step-id-not-unique': p(async (c) => (await createWf(c, { steps: [{ name: 'Inbox', type: 'in_app' }, { name: 'Mail', type: 'email', stepId: 'inbox' }] })).status),
+  'step-slug-empty': p(async (c) => (await createWf(c)).json.data.steps[0].slug === ''),
+  'tags-default-not-empty': p(async (c) => (await createWf(c)).json.data.tags),
+  'tag-values-unchecked': p(async (c) => (await createWf(c, { tags: ['a', 7] })).status),
+  'null-payload-schema-rejected': p(async (c) => (await createWf(c, { payloadSchema: null })).status),
+  'preference-flags-unchecked': p(async (c) => (await createWf(c, { preferences: { user: { all: { enabled: 'yes', readOnly: false } } } })).status),
+  'empty-step-name-accepted': p(async (c) => (await createWf(c, { steps: [{ name: '', type: 'in_app' }] })).status),
+  'agent-without-providers-crash': p(async (c) => (await createWf(c, { agent: { identifier: 'bot' } })).status),
 };
 
 describe('fault catalog', () => {
