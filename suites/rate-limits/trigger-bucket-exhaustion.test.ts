@@ -6,6 +6,7 @@ import type { ApiClient, ApiResponse, Identity } from '../../harness/http/api-cl
 import type { TargetProfile } from '../../harness/target-profile.ts';
 import { TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
 import { exhaust, readBucket, RefillGate, sleep, type Exhaustion } from '../../fixtures/rate-limits/bucket.ts';
+import { freshKey, withKey } from '../../fixtures/idempotency/keys.ts';
 
 // Every test here drains the trigger bucket of the primary environment. A drained bucket is what each of them
 // needs, so they share it: the first drain empties it and the next ones find it empty. RL-07 alone needs the
@@ -19,6 +20,8 @@ const BATCH = 32;
 interface Sender {
   single: Send;
   bulk: Send;
+  /** The single trigger with an Idempotency-Key. */
+  keyed: (key: string) => Promise<ApiResponse>;
 }
 
 /** Triggers (single and bulk of one event) of a workflow provisioned in the environment of `as`. */
@@ -30,6 +33,7 @@ async function triggerSender(api: ApiClient, provision: Provisioner, as: Identit
   return {
     single: () => api.post(TRIGGER_PATH, event, { as, retryOn429: false }),
     bulk: () => api.post(`${TRIGGER_PATH}/bulk`, { events: [event] }, { as, retryOn429: false }),
+    keyed: (key) => api.post(TRIGGER_PATH, event, { as, retryOn429: false, ...withKey(key) }),
   };
 }
 
@@ -129,4 +133,31 @@ conformance('RL-07', 'after waiting Retry-After seconds a trigger is accepted ag
   const res = await trigger.single();
   expect(res.status, `a trigger sent ${wait} s (the 429's Retry-After) after the 429 must be accepted`).toBeGreaterThanOrEqual(200);
   expect(res.status, `a trigger sent ${wait} s (the 429's Retry-After) after the 429 must be accepted`).toBeLessThan(300);
+}, { needs: ['drain'], buckets: { 'primary trigger': 'measures', 'primary configuration': 'reads' } });
+
+// A refused request was not processed, so its Idempotency-Key must not hold its retry off: the key's in-flight mark
+// (IDEM-03) ends with the 429. The deployed service throttles before it looks at the key.
+conformance('RL-07', 'a keyed trigger answered 429 is accepted when sent again with its key after Retry-After', async ({ api, provision, ids, target, notVerified }) => {
+  const trigger = await triggerSender(api, provision);
+  const { rejected } = await drainTriggers(trigger, target);
+  if (!rejected) return notVerified('the trigger bucket could not be exhausted (RL-04)');
+  // Batches as the drain's (bulk-led) keep the bucket drained until the keyed trigger at their end is refused.
+  let refused: { key: string; res: ApiResponse } | undefined;
+  for (let round = 0; round < 20 && !refused; round++) {
+    const key = freshKey(ids);
+    const batch = [trigger.bulk, trigger.bulk, ...Array.from({ length: BATCH - 3 }, () => trigger.single), () => trigger.keyed(key)];
+    const responses = await Promise.all(batch.map((send) => send()));
+    const res = responses.at(-1)!;
+    gate.note(res, 6_000);
+    if (res.status === 429) refused = { key, res };
+  }
+  if (!refused) return notVerified('no keyed trigger was refused with 429 while the bucket was kept drained');
+  const wait = Number(refused.res.headers['retry-after'] ?? refused.res.headers['ratelimit-reset']);
+  if (!Number.isFinite(wait) || wait < 0) return notVerified('the 429 names no wait (neither Retry-After nor RateLimit-Reset)');
+  if (wait > target.timeouts.maxRetryAfterS) return notVerified(`Retry-After ${wait} s exceeds timeouts.maxRetryAfterS`);
+  await sleep(wait * 1000);
+  const res = await trigger.keyed(refused.key);
+  const what = `a keyed trigger refused with 429 was not processed; sent again with the same Idempotency-Key ${wait} s (the 429's Retry-After) later it must be accepted, got ${res.status}`;
+  expect(res.status, what).toBeGreaterThanOrEqual(200);
+  expect(res.status, what).toBeLessThan(300);
 }, { needs: ['drain'], buckets: { 'primary trigger': 'measures', 'primary configuration': 'reads' } });
