@@ -141,15 +141,15 @@ conformance('RL-07', 'a keyed trigger answered 429 is accepted when sent again w
   const trigger = await triggerSender(api, provision);
   const { rejected } = await drainTriggers(trigger, target);
   if (!rejected) return notVerified('the trigger bucket could not be exhausted (RL-04)');
-  // Batches as the drain's (bulk-led) keep the bucket drained until the keyed trigger at their end is refused.
+  // Batches as the drain's, but of keyed triggers (a fresh key each), keep the bucket drained until some are refused.
   let refused: { key: string; res: ApiResponse } | undefined;
   for (let round = 0; round < 20 && !refused; round++) {
-    const key = freshKey(ids);
-    const batch = [trigger.bulk, trigger.bulk, ...Array.from({ length: BATCH - 3 }, () => trigger.single), () => trigger.keyed(key)];
+    const keys = Array.from({ length: BATCH - 2 }, () => freshKey(ids));
+    const batch = [trigger.bulk, trigger.bulk, ...keys.map((key) => () => trigger.keyed(key))];
     const responses = await Promise.all(batch.map((send) => send()));
-    const res = responses.at(-1)!;
-    gate.note(res, 6_000);
-    if (res.status === 429) refused = { key, res };
+    gate.note(responses.at(-1), 6_000);
+    const i = keys.findIndex((_, k) => responses[k + 2]!.status === 429);
+    if (i >= 0) refused = { key: keys[i]!, res: responses[i + 2]! };
   }
   if (!refused) return notVerified('no keyed trigger was refused with 429 while the bucket was kept drained');
   const wait = Number(refused.res.headers['retry-after'] ?? refused.res.headers['ratelimit-reset']);
