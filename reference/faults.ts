@@ -211,6 +211,12 @@ export const FAULTS = {
   'preference-flags-unchecked': { rules: ['CLIENT-02'], deployedOnly: true, description: 'Workflow preference `all.enabled`/`all.readOnly` that are not booleans are accepted and come back as sent, which the official client cannot read (found by mutation testing)' },
   'empty-step-name-accepted': { rules: ['WF-06'], description: 'A step with `name: ""` is accepted (found by mutation testing)' },
   'agent-without-providers-crash': { rules: ['WF-08'], description: 'A workflow whose `agent` has no `providers` (optional) crashes the handler (500) (found by mutation testing)' },
+  // Issue 19, slice mut-server (the request pipeline, reference/server.ts): found by mutation testing
+  'media-type-substring': { rules: ['ERR-07'], description: 'A Content-Type that merely contains `application/json` (`x-application/json`, `application/jsonpath;charset=utf-8`) is read as JSON (found by mutation testing)' },
+  'body-first-piece-only': { rules: ['TRIG-01'], description: 'A body that arrives in several pieces (over about 64 KB) is cut to its first piece: a valid trigger with a 200 KB payload gets 400 (found by mutation testing)' },
+  'chunked-body-ignored': { rules: ['TRIG-01', 'ERR-05'], description: 'A body sent with `Transfer-Encoding: chunked` (no Content-Length) is read as absent: a valid chunked trigger gets 422, an oversized one is not refused with 413 (found by mutation testing)' },
+  'chunked-body-unlimited': { rules: ['ERR-05'], description: 'A chunked body (no Content-Length) is not held to the size limit: a chunked trigger over 512 KB is accepted (found by mutation testing)' },
+  'keyed-429-keeps-key': { rules: ['RL-07'], description: 'A keyed request answered 429 keeps its key in flight: sent again with that key after Retry-After it gets 409 instead of being accepted (found by mutation testing)' },
 } as const satisfies Record<string, Fault>;
 
 interface Fault {

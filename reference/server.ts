@@ -118,7 +118,7 @@ export class Pipeline {
     let body: unknown;
     try {
       const limit = app.has('no-body-limit') ? Number.MAX_SAFE_INTEGER : (route.maxBody ?? DEFAULT_MAX_BODY);
-      body = await readJsonBody(req, limit, app.has('500-without-errorId'), app.has('media-type-ignored'));
+      body = await readJsonBody(req, limit, app);
     } catch (e) {
       if (e instanceof CrashError) return this.sendError(res, url, 500, 'Internal server error', headers);
       peek();
@@ -164,7 +164,8 @@ export class Pipeline {
       const d: RateLimitDecision = limiter.consume(envId, route.category, cost, bulk);
       if (!app.has('no-ratelimit-headers')) Object.assign(headers, d.headers);
       if (!d.allowed) {
-        if (idemApplies) idempotency!.release(rawKey!);
+        // why: the request was not processed, so its key must not hold a retry off (RL-07)
+        if (idemApplies && !app.has('keyed-429-keeps-key')) idempotency!.release(rawKey!);
         if (!app.has('no-retry-after')) headers['Retry-After'] = d.retryAfter;
         return this.sendError(res, url, 429, 'API rate limit exceeded', headers);
       }
@@ -269,9 +270,10 @@ function headerValue(v: string | string[] | undefined): string | undefined {
 }
 
 /** Reads at most `limit` bytes; 413 beyond (without buffering the rest), 415 for non-JSON, 400 for bad JSON. */
-function readJsonBody(req: IncomingMessage, limit: number, crashOnMalformed: boolean, anyMediaType = false): Promise<unknown> {
+function readJsonBody(req: IncomingMessage, limit: number, app: App): Promise<unknown> {
   const lenHeader = req.headers['content-length'];
-  if (lenHeader === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve(undefined);
+  // a body comes with a Content-Length or in chunks (Transfer-Encoding: chunked, RFC 9112 §6.1)
+  if (lenHeader === undefined && (req.headers['transfer-encoding'] === undefined || app.has('chunked-body-ignored'))) return Promise.resolve(undefined);
   const declared = lenHeader === undefined ? -1 : Number(lenHeader);
   if (declared === 0) return Promise.resolve(undefined);
   const tooLarge = () => new HttpError(413, `Request body exceeds the limit of ${limit} bytes`);
@@ -286,7 +288,8 @@ function readJsonBody(req: IncomingMessage, limit: number, crashOnMalformed: boo
     const onData = (c: Buffer) => {
       if (done) return;
       size += c.length;
-      if (size > limit) {
+      // why: a chunked body declares no length, so only this count holds it to the limit
+      if (size > limit && !app.has('chunked-body-unlimited')) {
         done = true;
         chunks.length = 0;
         req.removeListener('data', onData);
@@ -308,12 +311,14 @@ function readJsonBody(req: IncomingMessage, limit: number, crashOnMalformed: boo
       done = true;
       if (size === 0) return resolve(undefined);
       const ct = req.headers['content-type'];
-      if (ct !== undefined && !JSON_MEDIA.test(ct) && !anyMediaType) return reject(new HttpError(415, `Unsupported Media Type: ${ct}`));
-      const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      const jsonMedia = app.has('media-type-substring') ? /application\/json/i : JSON_MEDIA;
+      if (ct !== undefined && !jsonMedia.test(ct) && !app.has('media-type-ignored')) return reject(new HttpError(415, `Unsupported Media Type: ${ct}`));
+      // why: a body over about 64 KB arrives in several pieces
+      const buf = app.has('body-first-piece-only') ? chunks[0]! : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
       try {
         resolve(JSON.parse(buf.toString('utf8')));
       } catch {
-        reject(crashOnMalformed ? new CrashError('malformed JSON') : new HttpError(400, 'Malformed JSON in request body'));
+        reject(app.has('500-without-errorId') ? new CrashError('malformed JSON') : new HttpError(400, 'Malformed JSON in request body'));
       }
     });
   });

@@ -1,4 +1,5 @@
 // The client every test uses: speaks to the target with a chosen identity, unwraps `{data}`, records every exchange.
+import { Readable } from 'node:stream';
 import type { Identity } from '../../config/settings.ts';
 import { redactorFor, type Redactor } from '../../report/redactor.ts';
 import { Skip } from '../conformance/skip.ts';
@@ -21,6 +22,8 @@ export interface RequestOptions {
   /** Sent as is; pair it with `contentType`. */
   rawBody?: string | Buffer;
   contentType?: string;
+  /** Sends the body with `Transfer-Encoding: chunked` instead of a Content-Length, in pieces of 16 KiB. */
+  chunked?: boolean;
   /** Use the regional base address (VER-02). */
   regional?: boolean;
   /** Wait out a 429 (up to timeouts.maxRetryAfterS) instead of returning it; off for rate-limit tests. */
@@ -117,7 +120,7 @@ export class ApiClient {
       method,
       url: url.toString(),
       headers,
-      ...(body !== undefined ? { body } : {}),
+      ...(body !== undefined ? { body: options.chunked ? inPieces(Buffer.from(body)) : body } : {}),
       timeoutMs: options.timeoutMs ?? this.target.timeouts.requestMs,
       maxBodyBytes: MAX_BODY_BYTES,
     });
@@ -125,7 +128,11 @@ export class ApiClient {
     const exchange: Exchange = {
       method,
       url: url.toString(),
-      requestHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, this.redactor.text(v)])),
+      requestHeaders: {
+        ...Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, this.redactor.text(v)])),
+        // the transport frames the body itself; recorded so the exchange (and its curl reproducer) says how
+        ...(options.chunked && body !== undefined ? { 'transfer-encoding': 'chunked' } : {}),
+      },
       durationMs: result.durationMs,
       authenticated: options.authorization === undefined && identity !== 'none',
     };
@@ -169,6 +176,14 @@ export function unwrap(json: unknown): unknown {
     if (keys.length === 1 && keys[0] === 'data') return (json as { data: unknown }).data;
   }
   return json;
+}
+
+const PIECE_BYTES = 16 * 1024;
+/** The body as a stream of 16 KiB pieces, so that the transport frames it with chunked transfer coding. */
+function inPieces(body: Buffer): Readable {
+  const pieces: Buffer[] = [];
+  for (let at = 0; at < body.length; at += PIECE_BYTES) pieces.push(body.subarray(at, at + PIECE_BYTES));
+  return Readable.from(pieces, { objectMode: false });
 }
 
 function lowerKeys(headers: Record<string, string>): Record<string, string> {

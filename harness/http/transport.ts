@@ -1,11 +1,13 @@
 // Sends one HTTP request with undici under hard bounds (time, body size) and never throws for HTTP-level trouble.
+import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 
 export interface RawRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body?: string | Buffer;
+  /** A stream is sent piece by piece with `Transfer-Encoding: chunked` (no Content-Length). */
+  body?: string | Buffer | Readable;
   timeoutMs: number;
   maxBodyBytes: number;
 }

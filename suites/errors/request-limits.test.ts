@@ -1,5 +1,5 @@
 // Oversized requests are refused with their own status, never a server error: a body over the trigger's
-// 512 KB (ERR-05) and an overlong URI (ERR-06).
+// 512 KB (ERR-05), also when sent in chunks without a declared length, and an overlong URI (ERR-06).
 import { expect } from 'vitest';
 import { conformance } from '../../fixtures/conformance.ts';
 
@@ -13,6 +13,14 @@ conformance('ERR-05', 'a trigger whose payload is over 512 KB gets 413', async (
   const { subscriberId } = await provision.subscriber();
   const res = await api.post('/v1/events/trigger', { name: wf.workflowId, to: [subscriberId], payload: { blob: 'x'.repeat(OVERSIZED_PAYLOAD_BYTES) } });
   expect(res.status, `a trigger body of ${OVERSIZED_PAYLOAD_BYTES} bytes of payload is refused with 413 (never 2xx or 5xx), got ${res.status}`).toBe(413);
+});
+
+conformance('ERR-05', 'a trigger over 512 KB sent with chunked transfer coding (no Content-Length) gets 413', async ({ api, provision }) => {
+  const wf = await provision.workflow();
+  const { subscriberId } = await provision.subscriber();
+  const body = { name: wf.workflowId, to: [subscriberId], payload: { blob: 'x'.repeat(OVERSIZED_PAYLOAD_BYTES) } };
+  const res = await api.post('/v1/events/trigger', body, { chunked: true });
+  expect(res.status, `a chunked trigger body of ${OVERSIZED_PAYLOAD_BYTES} bytes of payload declares no length but is refused with 413 all the same (never 2xx or 5xx), got ${res.status}`).toBe(413);
 });
 
 conformance('ERR-06', 'a URI of 20,000 characters (long query string) gets 414', async ({ api }) => {

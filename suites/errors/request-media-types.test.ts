@@ -9,6 +9,10 @@ const NON_JSON: { contentType: string; render: (body: { name: string; workflowId
   { contentType: 'text/plain', render: (b) => JSON.stringify({ ...b, steps: [] }) },
   { contentType: 'application/x-www-form-urlencoded', render: (b) => new URLSearchParams({ ...b, steps: '' }).toString() },
   { contentType: 'application/xml', render: (b) => `<workflow><name>${b.name}</name><workflowId>${b.workflowId}</workflowId><steps/></workflow>` },
+  // Media types that only contain the text `application/json`: a type named `x-application`, and JSONPath (RFC 9535,
+  // a query language, not JSON) with a parameter. A target that matches the text instead of the type reads them as JSON.
+  { contentType: 'x-application/json', render: (b) => JSON.stringify({ ...b, steps: [] }) },
+  { contentType: 'application/jsonpath;charset=utf-8', render: (b) => JSON.stringify({ ...b, steps: [] }) },
 ];
 
 for (const { contentType, render } of NON_JSON) {

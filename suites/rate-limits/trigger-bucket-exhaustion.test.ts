@@ -6,6 +6,7 @@ import type { ApiClient, ApiResponse, Identity } from '../../harness/http/api-cl
 import type { TargetProfile } from '../../harness/target-profile.ts';
 import { TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
 import { exhaust, readBucket, RefillGate, sleep, type Exhaustion } from '../../fixtures/rate-limits/bucket.ts';
+import { freshKey, withKey } from '../../fixtures/idempotency/keys.ts';
 
 // Every test here drains the trigger bucket of the primary environment. A drained bucket is what each of them
 // needs, so they share it: the first drain empties it and the next ones find it empty. RL-07 alone needs the
@@ -21,6 +22,8 @@ const BULK_COST = 100;
 interface Sender {
   single: Send;
   bulk: Send;
+  /** The single trigger with an Idempotency-Key. */
+  keyed: (key: string) => Promise<ApiResponse>;
 }
 
 /** Triggers (single and bulk of one event) of a workflow provisioned in the environment of `as`. */
@@ -32,6 +35,7 @@ async function triggerSender(api: ApiClient, provision: Provisioner, as: Identit
   return {
     single: () => api.post(TRIGGER_PATH, event, { as, retryOn429: false }),
     bulk: () => api.post(`${TRIGGER_PATH}/bulk`, { events: [event] }, { as, retryOn429: false }),
+    keyed: (key) => api.post(TRIGGER_PATH, event, { as, retryOn429: false, ...withKey(key) }),
   };
 }
 
@@ -159,6 +163,33 @@ conformance('RL-07', "after waiting the RateLimit-Reset of an accepted bulk trig
   const res = await trigger.bulk();
   gate.note(res, 6_000);
   const what = `a bulk trigger sent ${wait} s (the RateLimit-Reset of the accepted bulk trigger that left Remaining ${reading.remaining}) later must be accepted`;
+  expect(res.status, what).toBeGreaterThanOrEqual(200);
+  expect(res.status, what).toBeLessThan(300);
+}, { needs: ['drain'], buckets: { 'primary trigger': 'measures', 'primary configuration': 'reads' } });
+
+// A refused request was not processed, so its Idempotency-Key must not hold its retry off: the key's in-flight mark
+// (IDEM-03) ends with the 429. The deployed service throttles before it looks at the key.
+conformance('RL-07', 'a keyed trigger answered 429 is accepted when sent again with its key after Retry-After', async ({ api, provision, ids, target, notVerified }) => {
+  const trigger = await triggerSender(api, provision);
+  const { rejected } = await drainTriggers(trigger, target);
+  if (!rejected) return notVerified('the trigger bucket could not be exhausted (RL-04)');
+  // Batches as the drain's, but of keyed triggers (a fresh key each), keep the bucket drained until some are refused.
+  let refused: { key: string; res: ApiResponse } | undefined;
+  for (let round = 0; round < 20 && !refused; round++) {
+    const keys = Array.from({ length: BATCH - 2 }, () => freshKey(ids));
+    const batch = [trigger.bulk, trigger.bulk, ...keys.map((key) => () => trigger.keyed(key))];
+    const responses = await Promise.all(batch.map((send) => send()));
+    gate.note(responses.at(-1), 6_000);
+    const i = keys.findIndex((_, k) => responses[k + 2]!.status === 429);
+    if (i >= 0) refused = { key: keys[i]!, res: responses[i + 2]! };
+  }
+  if (!refused) return notVerified('no keyed trigger was refused with 429 while the bucket was kept drained');
+  const wait = Number(refused.res.headers['retry-after'] ?? refused.res.headers['ratelimit-reset']);
+  if (!Number.isFinite(wait) || wait < 0) return notVerified('the 429 names no wait (neither Retry-After nor RateLimit-Reset)');
+  if (wait > target.timeouts.maxRetryAfterS) return notVerified(`Retry-After ${wait} s exceeds timeouts.maxRetryAfterS`);
+  await sleep(wait * 1000);
+  const res = await trigger.keyed(refused.key);
+  const what = `a keyed trigger refused with 429 was not processed; sent again with the same Idempotency-Key ${wait} s (the 429's Retry-After) later it must be accepted, got ${res.status}`;
   expect(res.status, what).toBeGreaterThanOrEqual(200);
   expect(res.status, what).toBeLessThan(300);
 }, { needs: ['drain'], buckets: { 'primary trigger': 'measures', 'primary configuration': 'reads' } });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOG, type RuleId } from '../../requirements/index.ts';
 import { FAULTS, type FaultName, type ReferenceOptions } from '../../reference/index.ts';
-import { type Client, withReference } from './helpers.ts';
+import { type CallOptions, type Client, withReference } from './helpers.ts';
 
 interface Probe {
   options?: ReferenceOptions;
@@ -13,7 +13,7 @@ const p = (run: Probe['run'], options?: ReferenceOptions): Probe => ({ run, ...(
 const envs = async (c: Client, key?: string) => (await c.get('/v1/environments', key ? { key } : {})).json.data as any[];
 const wfBody = (extra: Record<string, unknown> = {}) => ({ name: 'W', workflowId: 'wf', steps: [{ name: 'Inbox', type: 'in_app' }], ...extra });
 const createWf = async (c: Client, extra: Record<string, unknown> = {}) => c.post('/v2/workflows', wfBody(extra));
-const trig = (c: Client, body: Record<string, unknown>) => c.post('/v1/events/trigger', { name: 't', to: ['s1'], ...body });
+const trig = (c: Client, body: Record<string, unknown>, o?: CallOptions) => c.post('/v1/events/trigger', { name: 't', to: ['s1'], ...body }, o);
 const withT = (fn: (c: Client) => Promise<unknown>, extra: Record<string, unknown> = {}) =>
   p(async (c) => {
     await c.workflow('t', extra);
@@ -412,6 +412,21 @@ const PROBES: Record<FaultName, Probe> = {
   'preference-flags-unchecked': p(async (c) => (await createWf(c, { preferences: { user: { all: { enabled: 'yes', readOnly: false } } } })).status),
   'empty-step-name-accepted': p(async (c) => (await createWf(c, { steps: [{ name: '', type: 'in_app' }] })).status),
   'agent-without-providers-crash': p(async (c) => (await createWf(c, { agent: { identifier: 'bot' } })).status),
+  'media-type-substring': p(async (c) => (await c.call('POST', '/v2/topics', { rawBody: '{"key":"k"}', headers: { 'content-type': 'x-application/json' } })).status),
+  'body-first-piece-only': withT(async (c) => (await trig(c, { payload: { big: 'x'.repeat(200 * 1024) } })).status),
+  'chunked-body-ignored': withT(async (c) => (await trig(c, {}, { chunked: true })).status),
+  'chunked-body-unlimited': withT(async (c) => (await trig(c, { payload: { big: 'x'.repeat(600 * 1024) } }, { chunked: true })).status),
+  'keyed-429-keeps-key': p(
+    async (c) => {
+      await c.workflow('t');
+      const keyed = { headers: { 'idempotency-key': 'k429' } };
+      for (let i = 0; i < 8 && (await trig(c, {})).status !== 429; i++);
+      const first = await trig(c, {}, keyed);
+      await new Promise((resolve) => setTimeout(resolve, Number(first.headers['retry-after']) * 1000));
+      return [first.status, (await trig(c, {}, keyed)).status];
+    },
+    { rateLimits: { trigger: 1 } },
+  ),
 };
 
 describe('fault catalog', () => {

@@ -1,4 +1,5 @@
 // Test helpers: start a reference and talk to it with undici.
+import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/index.ts';
 
@@ -16,6 +17,8 @@ export interface CallOptions {
   authorization?: string;
   headers?: Record<string, string>;
   base?: string;
+  /** Sends the body with Transfer-Encoding: chunked (no Content-Length). */
+  chunked?: boolean;
 }
 
 export class Client {
@@ -34,7 +37,8 @@ export class Client {
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    const r = await request((o.base ?? this.ref.baseUrl) + path, { method: method as 'GET', headers, body });
+    const sent = o.chunked && body !== undefined ? Readable.from([Buffer.from(body)], { objectMode: false }) : body;
+    const r = await request((o.base ?? this.ref.baseUrl) + path, { method: method as 'GET', headers, body: sent });
     const text = await r.body.text();
     let json: unknown;
     try {
