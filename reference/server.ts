@@ -269,6 +269,9 @@ function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** How long the rest of an oversized chunked body is discarded before its 413 is sent anyway. */
+const CHUNKED_DRAIN_MS = 2_000;
+
 /** Reads at most `limit` bytes; 413 beyond (without buffering the rest), 415 for non-JSON, 400 for bad JSON. */
 function readJsonBody(req: IncomingMessage, limit: number, app: App): Promise<unknown> {
   const lenHeader = req.headers['content-length'];
@@ -294,7 +297,10 @@ function readJsonBody(req: IncomingMessage, limit: number, app: App): Promise<un
         chunks.length = 0;
         req.removeListener('data', onData);
         req.resume(); // why: discard the rest instead of buffering it
-        reject(tooLarge());
+        // why: a 413 sent while the client still writes its chunks, on a connection then closed, reaches it as a reset;
+        // so it is sent once the rest is discarded (or after 2 s, for a body that never ends)
+        req.once('end', () => reject(tooLarge()));
+        setTimeout(() => reject(tooLarge()), CHUNKED_DRAIN_MS).unref();
         return;
       }
       chunks.push(c);
