@@ -175,6 +175,12 @@ export const FAULTS = {
   'bridge-url-localhost-subdomain-allowed': { rules: ['TRIG-05'], description: 'Names under .localhost (RFC 6761: loopback, e.g. bridge.localhost) are accepted as bridgeUrl hosts (found by mutation testing)' },
   'bridge-url-partial-credentials-allowed': { rules: ['TRIG-05'], description: 'bridgeUrls with only a user name (`user@`) or only a password (`:pass@`) are accepted; only `user:pass@` is rejected (found by mutation testing)' },
   'bridge-url-ipv6-link-local-allowed': { rules: ['TRIG-05'], description: 'IPv6 link-local bridgeUrls (fe80::/10) are accepted (found by mutation testing)' },
+  // Issue 19, slice mut-core (auth, errors, router, util, validate, store): found by mutation testing
+  'idempotency-body-delimiters-ignored': { rules: ['IDEM-05'], description: 'The idempotency fingerprint drops the JSON brackets and commas of the body, so bodies such as `[12]` and `[1,2]` count as the same body: the second is replayed instead of a 422 (found by mutation testing)' },
+  'derived-step-id-unslugged': { rules: ['WF-10'], description: 'A stepId derived from a step name keeps every other character as its own "-" (`  Send: now!` → `--send--now-`), outside the slug pattern (found by mutation testing)' },
+  'severity-enum-unchecked': { rules: ['WF-10'], description: 'A workflow `severity` outside the enumeration (e.g. `urgent`) is accepted and echoed (found by mutation testing)' },
+  'non-boolean-active-echoed': { rules: ['CLIENT-02'], deployedOnly: true, description: 'A workflow `active` that is not a boolean (e.g. `"yes"`) is accepted and echoed, an answer the official client cannot read (found by mutation testing)' },
+  'null-body-crashes': { rules: ['WF-03'], description: 'A request body that is the JSON value `null` crashes the handler: 500 instead of 400/422 (found by mutation testing)' },
 } as const satisfies Record<string, Fault>;
 
 interface Fault {

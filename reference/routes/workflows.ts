@@ -94,7 +94,7 @@ function parseSteps(app: App, errs: FieldErrors, raw: unknown[]): Step[] {
     if (name === undefined || typeof type !== 'string') return;
     if (stepId !== undefined && seen.has(stepId)) errs.add(`${f}.stepId`, `stepId "${stepId}" is used by another step`, stepId);
     // why: a derived stepId must not collide with another step's, given or derived
-    stepId ??= uniqueSlug(slugify(name), new Set([...given, ...seen]));
+    stepId ??= uniqueSlug(app.has('derived-step-id-unslugged') ? name.toLowerCase().replace(/[^a-z0-9]/g, '-') : slugify(name), new Set([...given, ...seen]));
     seen.add(stepId);
     steps.push({ _id: _id ?? objectId(), stepId, slug: `${stepId}_st_${shortId(8)}`, name, type, ...(controlValues ? { controlValues } : {}) });
   });
@@ -133,7 +133,7 @@ function createWorkflow(ctx: RequestContext) {
     if (!Array.isArray(b.tags) || !b.tags.every((t) => typeof t === 'string')) errs.add('tags', 'each value in tags must be a string', b.tags);
     else tags = b.tags as string[];
   }
-  const active = optBoolean(errs, b, 'active');
+  const active = app.has('non-boolean-active-echoed') && b.active !== undefined ? (b.active as boolean) : optBoolean(errs, b, 'active');
   const validatePayload = optBoolean(errs, b, 'validatePayload');
   const isTranslationEnabled = optBoolean(errs, b, 'isTranslationEnabled');
   let payloadSchema: Record<string, unknown> | null = null;
@@ -168,7 +168,7 @@ function createWorkflow(ctx: RequestContext) {
     validatePreferenceBlock(errs, prefs.workflow, 'preferences.workflow');
     if (app.has('partial-preferences-rejected') && !isCompletePreferences(prefs)) errs.add('preferences', 'preferences must carry user and workflow, each with all');
   }
-  const severity = optEnum(errs, b, 'severity', SEVERITIES) ?? (app.has('severity-default-high') ? 'high' : 'none');
+  const severity = (app.has('severity-enum-unchecked') && typeof b.severity === 'string' ? (b.severity as (typeof SEVERITIES)[number]) : optEnum(errs, b, 'severity', SEVERITIES)) ?? (app.has('severity-default-high') ? 'high' : 'none');
   let validator;
   if (payloadSchema) {
     const compiled = compilePayloadSchema(payloadSchema);

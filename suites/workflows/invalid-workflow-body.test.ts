@@ -56,3 +56,23 @@ for (const { label, make } of OUTSIDE_PATTERN) {
     if (workflowId !== '') await expectNoWorkflow(api, workflowId, `workflowId ${JSON.stringify(workflowId)} was rejected`);
   });
 }
+
+// The JSON value `null` is a body without any of the required fields (the deployed service's JSON parser, strict like
+// body-parser's default, answers 400 before looking further).
+conformance('WF-03', 'POST /v2/workflows with the JSON body null is rejected with 422 or 400', async ({ api }) => {
+  const res = await api.post('/v2/workflows', undefined, { rawBody: 'null', contentType: 'application/json' });
+  expect([400, 422], `a body of \`null\` lacks name, workflowId and steps and is rejected with 422 (400 tolerated), got ${res.status}: ${res.text.slice(0, 300)}`).toContain(res.status);
+});
+
+// CLIENT-02 reads every success answer with the official client's models: a target may reject a mistyped optional
+// field or accept it, but what it answers must stay readable (`active` is a boolean in WorkflowResponseDto).
+conformance('CLIENT-02', 'a workflow sent with a non-boolean `active` is rejected, or answered with a boolean `active`', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, active: 'yes', steps: [] });
+  if (res.status >= 200 && res.status < 300) {
+    expect(typeof res.data?.active, `an accepted workflow's \`active\` is a boolean (the official client's model), got ${JSON.stringify(res.data?.active)}`).toBe('boolean');
+  } else {
+    expect(res.status, `\`active: "yes"\`: a rejection is a client error (4xx), got ${res.status}`).toBeGreaterThanOrEqual(400);
+    expect(res.status, '`active: "yes"`: a client error, not a server error').toBeLessThan(500);
+  }
+});

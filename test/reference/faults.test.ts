@@ -361,6 +361,15 @@ const PROBES: Record<FaultName, Probe> = {
   'bridge-url-localhost-subdomain-allowed': bridge('https://bridge.localhost/'),
   'bridge-url-partial-credentials-allowed': bridge('https://user@example.com/'),
   'bridge-url-ipv6-link-local-allowed': bridge('https://[fe80::1]/bridge'),
+  'idempotency-body-delimiters-ignored': withT(async (c) => {
+    const keyed = { headers: { 'idempotency-key': 'k1' } };
+    await c.post('/v1/events/trigger', { name: 't', to: ['s1'], payload: { v: [12] } }, keyed);
+    return (await c.post('/v1/events/trigger', { name: 't', to: ['s1'], payload: { v: [1, 2] } }, keyed)).status;
+  }),
+  'derived-step-id-unslugged': p(async (c) => (await createWf(c, { steps: [{ name: '  Send: now!', type: 'in_app' }] })).json.data.steps[0].stepId),
+  'severity-enum-unchecked': p(async (c) => (await createWf(c, { severity: 'urgent' })).status),
+  'non-boolean-active-echoed': p(async (c) => (await createWf(c, { active: 'yes' })).status),
+  'null-body-crashes': p(async (c) => (await c.post('/v2/workflows', null)).status),
 };
 
 describe('fault catalog', () => {
