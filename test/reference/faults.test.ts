@@ -369,6 +369,7 @@ const PROBES: Record<FaultName, Probe> = {
   'derived-step-id-unslugged': p(async (c) => (await createWf(c, { steps: [{ name: '  Send: now!', type: 'in_app' }] })).json.data.steps[0].stepId),
   'severity-enum-unchecked': p(async (c) => (await createWf(c, { severity: 'urgent' })).status),
   'non-boolean-active-echoed': p(async (c) => (await createWf(c, { active: 'yes' })).status),
+  'key-then-garbage-accepted': p(async (c) => (await c.get('/v1/environments', { authorization: `ApiKey ${c.keys.dev} x` })).status),
   'null-body-crashes': p(async (c) => (await c.post('/v2/workflows', null)).status),
 };
 
