@@ -112,7 +112,7 @@ function createWorkflow(ctx: RequestContext) {
   const b = objectBody(ctx);
   const errs = new FieldErrors();
 
-  let name = optString(errs, b, 'name');
+  let name = app.has('non-string-name-echoed') && b.name !== undefined ? (b.name as string) : optString(errs, b, 'name');
   if (name === undefined && b.name === undefined && !app.has('missing-name-accepted')) errs.add('name', 'name should not be empty');
   const workflowId = optString(errs, b, 'workflowId');
   if (b.workflowId === undefined) errs.add('workflowId', 'workflowId should not be empty');

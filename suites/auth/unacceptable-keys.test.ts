@@ -17,6 +17,13 @@ for (const op of OPERATIONS) {
     expectErrorResponse(res, 401, 'a valid key sent as "Bearer <key>"');
   });
 
+  // Another scheme whose name merely ends in "ApiKey": the scheme is the whole first word (the deployed service checks
+  // that the header starts with "ApiKey ").
+  conformance('AUTH-03', `${operationLabel(op)} with a valid key under the X-ApiKey scheme gets 401`, async ({ api, cleanup, target }) => {
+    const res = await probe(api, cleanup, op, { authorization: `X-ApiKey ${target.keys.primary}` });
+    expectErrorResponse(res, 401, 'a valid key sent as "X-ApiKey <key>"');
+  });
+
   conformance(
     'AUTH-03',
     `${operationLabel(op)} with a bare valid key (no scheme) gets 401`,

@@ -64,15 +64,23 @@ conformance('WF-03', 'POST /v2/workflows with the JSON body null is rejected wit
   expect([400, 422], `a body of \`null\` lacks name, workflowId and steps and is rejected with 422 (400 tolerated), got ${res.status}: ${res.text.slice(0, 300)}`).toContain(res.status);
 });
 
-// CLIENT-02 reads every success answer with the official client's models: a target may reject a mistyped optional
-// field or accept it, but what it answers must stay readable (`active` is a boolean in WorkflowResponseDto).
-conformance('CLIENT-02', 'a workflow sent with a non-boolean `active` is rejected, or answered with a boolean `active`', async ({ api, ids, cleanup }) => {
-  const workflowId = ids.slug('wf');
-  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, active: 'yes', steps: [] });
-  if (res.status >= 200 && res.status < 300) {
-    expect(typeof res.data?.active, `an accepted workflow's \`active\` is a boolean (the official client's model), got ${JSON.stringify(res.data?.active)}`).toBe('boolean');
-  } else {
-    expect(res.status, `\`active: "yes"\`: a rejection is a client error (4xx), got ${res.status}`).toBeGreaterThanOrEqual(400);
-    expect(res.status, '`active: "yes"`: a client error, not a server error').toBeLessThan(500);
-  }
-});
+// CLIENT-02 reads every success answer with the official client's models: a target may reject a mistyped field or
+// accept it, but what it answers must stay readable (in WorkflowResponseDto `active` is a boolean, `name` a string).
+const MISTYPED: { field: 'active' | 'name'; value: unknown; type: 'boolean' | 'string' }[] = [
+  { field: 'active', value: 'yes', type: 'boolean' },
+  { field: 'name', value: 5, type: 'string' },
+];
+
+for (const { field, value, type } of MISTYPED) {
+  conformance('CLIENT-02', `a workflow sent with a non-${type} \`${field}\` is rejected, or answered with a ${type} \`${field}\``, async ({ api, ids, cleanup }) => {
+    const workflowId = ids.slug('wf');
+    const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [], [field]: value });
+    const sent = `\`${field}: ${JSON.stringify(value)}\``;
+    if (res.status >= 200 && res.status < 300) {
+      expect(typeof res.data?.[field], `an accepted workflow's \`${field}\` is a ${type} (the official client's model), got ${JSON.stringify(res.data?.[field])}`).toBe(type);
+    } else {
+      expect(res.status, `${sent}: a rejection is a client error (4xx), got ${res.status}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${sent}: a client error, not a server error`).toBeLessThan(500);
+    }
+  });
+}

@@ -370,6 +370,8 @@ const PROBES: Record<FaultName, Probe> = {
   'severity-enum-unchecked': p(async (c) => (await createWf(c, { severity: 'urgent' })).status),
   'non-boolean-active-echoed': p(async (c) => (await createWf(c, { active: 'yes' })).status),
   'key-then-garbage-accepted': p(async (c) => (await c.get('/v1/environments', { authorization: `ApiKey ${c.keys.dev} x` })).status),
+  'non-string-name-echoed': p(async (c) => (await createWf(c, { name: 5 })).status),
+  'scheme-suffix-accepted': p(async (c) => (await c.get('/v1/environments', { authorization: `X-ApiKey ${c.keys.dev}` })).status),
   'null-body-crashes': p(async (c) => (await c.post('/v2/workflows', null)).status),
 };
 
