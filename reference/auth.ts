@@ -10,7 +10,7 @@ export function authenticate(app: App, header: string | undefined): ApiKeyRecord
   const devRecord = () => keys.get(app.org.keys.dev)!;
   if (header === undefined) return app.has('missing-auth-accepted') ? devRecord() : null;
   const h = header.trim();
-  const m = API_KEY_SCHEME.exec(h);
+  const m = (app.has('key-then-garbage-accepted') ? /^apikey +(\S+)/i : app.has('scheme-suffix-accepted') ? /apikey +(\S+)$/i : API_KEY_SCHEME).exec(h);
   if (m) {
     const key = m[1]!;
     const rec = keys.get(key);

@@ -51,6 +51,7 @@ export const ok = (status: number, data: unknown): HandlerResult => ({ status, b
 /** The request body as an object ({} when absent); anything else is a 400. */
 export function objectBody(ctx: RequestContext): Record<string, unknown> {
   if (ctx.body === undefined) return {};
+  if (ctx.body === null && ctx.app.has('null-body-crashes')) throw new TypeError("Cannot read properties of null (reading 'name')");
   if (!isPlainObject(ctx.body)) throw new HttpError(400, 'Request body must be a JSON object');
   return ctx.body;
 }

@@ -217,6 +217,15 @@ export const FAULTS = {
   'chunked-body-ignored': { rules: ['TRIG-01', 'ERR-05'], description: 'A body sent with `Transfer-Encoding: chunked` (no Content-Length) is read as absent: a valid chunked trigger gets 422, an oversized one is not refused with 413 (found by mutation testing)' },
   'chunked-body-unlimited': { rules: ['ERR-05'], description: 'A chunked body (no Content-Length) is not held to the size limit: a chunked trigger over 512 KB is accepted (found by mutation testing)' },
   'keyed-429-keeps-key': { rules: ['RL-07'], description: 'A keyed request answered 429 keeps its key in flight: sent again with that key after Retry-After it gets 409 instead of being accepted (found by mutation testing)' },
+  // Issue 19, slice mut-core (auth, errors, router, util, validate, store): found by mutation testing
+  'idempotency-body-delimiters-ignored': { rules: ['IDEM-05'], description: 'The idempotency fingerprint drops the JSON brackets and commas of the body, so bodies such as `[12]` and `[1,2]` count as the same body: the second is replayed instead of a 422 (found by mutation testing)' },
+  'derived-step-id-unslugged': { rules: ['WF-10'], description: 'A stepId derived from a step name keeps every other character as its own "-" (`  Send: now!` → `--send--now-`), outside the slug pattern (found by mutation testing)' },
+  'severity-enum-unchecked': { rules: ['WF-10'], description: 'A workflow `severity` outside the enumeration (e.g. `urgent`) is accepted and echoed (found by mutation testing)' },
+  'non-boolean-active-echoed': { rules: ['WF-01', 'CLIENT-02'], description: 'A workflow `active` that is not a boolean (e.g. `"yes"`) is accepted and echoed: a 201 outside the workflow response schema, which the official client cannot read (found by mutation testing)' },
+  'key-then-garbage-accepted': { rules: ['AUTH-02'], description: 'A valid key followed by a space and more characters (`ApiKey <key> x`) is accepted (found by mutation testing)' },
+  'non-string-name-echoed': { rules: ['WF-01', 'CLIENT-02'], description: 'A workflow `name` that is not a string (e.g. `5`) is accepted and echoed: a 201 outside the workflow response schema, which the official client cannot read (found by mutation testing)' },
+  'scheme-suffix-accepted': { rules: ['AUTH-03'], description: 'Any scheme that ends in `ApiKey` is taken for `ApiKey` (`X-ApiKey <valid key>` is accepted) (found by mutation testing)' },
+  'null-body-crashes': { rules: ['WF-03'], description: 'A request body that is the JSON value `null` crashes the handler: 500 instead of 400/422 (found by mutation testing)' },
 } as const satisfies Record<string, Fault>;
 
 interface Fault {

@@ -135,7 +135,7 @@ export class Pipeline {
     let fingerprint = '';
     let replayed = false;
     if (idemApplies) {
-      fingerprint = method + ' ' + url + ' ' + canonicalJson(body);
+      fingerprint = method + ' ' + url + ' ' + (app.has('idempotency-body-delimiters-ignored') ? canonicalJson(body).replace(/[[\]{},]/g, '') : canonicalJson(body));
       const r = idempotency.begin(rawKey, fingerprint);
       if (r.kind === 'replay' && !app.has('replay-reprocesses')) {
         if (limiter && !app.has('no-ratelimit-headers')) {

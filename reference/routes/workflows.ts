@@ -95,7 +95,8 @@ function parseSteps(app: App, errs: FieldErrors, raw: unknown[]): Step[] {
     if (name === undefined || typeof type !== 'string') return;
     if (stepId !== undefined && seen.has(stepId)) errs.add(`${f}.stepId`, `stepId "${stepId}" is used by another step`, stepId);
     // why: a derived stepId must not collide with another step's, given or derived
-    stepId ??= app.has('derived-step-id-not-unique') ? slugify(name) : uniqueSlug(slugify(name), new Set([...given, ...seen]));
+    const derived = app.has('derived-step-id-unslugged') ? name.toLowerCase().replace(/[^a-z0-9]/g, '-') : slugify(name);
+    stepId ??= app.has('derived-step-id-not-unique') ? derived : uniqueSlug(derived, new Set([...given, ...seen]));
     seen.add(stepId);
     steps.push({ _id: _id ?? objectId(), stepId, slug: app.has('step-slug-empty') ? '' : `${stepId}_st_${shortId(8)}`, name, type, ...(controlValues ? { controlValues } : {}) });
   });
@@ -113,7 +114,7 @@ function createWorkflow(ctx: RequestContext) {
   const b = objectBody(ctx);
   const errs = new FieldErrors();
 
-  let name = optString(errs, b, 'name');
+  let name = app.has('non-string-name-echoed') && b.name !== undefined ? (b.name as string) : optString(errs, b, 'name');
   if (name === undefined && b.name === undefined && !app.has('missing-name-accepted')) errs.add('name', 'name should not be empty');
   const workflowId = optString(errs, b, 'workflowId');
   if (b.workflowId === undefined) errs.add('workflowId', 'workflowId should not be empty');
@@ -134,7 +135,7 @@ function createWorkflow(ctx: RequestContext) {
     if ((!Array.isArray(b.tags) || !b.tags.every((t) => typeof t === 'string')) && !app.has('tag-values-unchecked')) errs.add('tags', 'each value in tags must be a string', b.tags);
     else tags = b.tags as string[];
   }
-  const active = optBoolean(errs, b, 'active');
+  const active = app.has('non-boolean-active-echoed') && b.active !== undefined ? (b.active as boolean) : optBoolean(errs, b, 'active');
   const validatePayload = optBoolean(errs, b, 'validatePayload');
   const isTranslationEnabled = optBoolean(errs, b, 'isTranslationEnabled');
   let payloadSchema: Record<string, unknown> | null = null;
@@ -170,7 +171,7 @@ function createWorkflow(ctx: RequestContext) {
     validatePreferenceBlock(app, errs, prefs.workflow, 'preferences.workflow');
     if (app.has('partial-preferences-rejected') && !isCompletePreferences(prefs)) errs.add('preferences', 'preferences must carry user and workflow, each with all');
   }
-  const severity = optEnum(errs, b, 'severity', SEVERITIES) ?? (app.has('severity-default-high') ? 'high' : 'none');
+  const severity = (app.has('severity-enum-unchecked') && typeof b.severity === 'string' ? (b.severity as (typeof SEVERITIES)[number]) : optEnum(errs, b, 'severity', SEVERITIES)) ?? (app.has('severity-default-high') ? 'high' : 'none');
   let validator;
   if (payloadSchema) {
     if (app.has('payload-schema-vendor-keyword-rejected') && Object.keys(payloadSchema).some((k) => k.startsWith('x-'))) errs.add('payloadSchema', 'payloadSchema is not a valid JSON Schema: strict mode: unknown keyword');

@@ -56,3 +56,32 @@ for (const { label, make } of OUTSIDE_PATTERN) {
     if (workflowId !== '') await expectNoWorkflow(api, workflowId, `workflowId ${JSON.stringify(workflowId)} was rejected`);
   });
 }
+
+// The JSON value `null` is a body without any of the required fields (the deployed service's JSON parser, strict like
+// body-parser's default, answers 400 before looking further).
+conformance('WF-03', 'POST /v2/workflows with the JSON body null is rejected with 422 or 400', async ({ api }) => {
+  const res = await api.post('/v2/workflows', undefined, { rawBody: 'null', contentType: 'application/json' });
+  expect([400, 422], `a body of \`null\` lacks name, workflowId and steps and is rejected with 422 (400 tolerated), got ${res.status}: ${res.text.slice(0, 300)}`).toContain(res.status);
+});
+
+// A 201 answer is valid against the workflow response schema, whatever the body held (WF-01; the passive checks read
+// every answer with it and with the official client's models, CLIENT-02): a target may reject a mistyped field or accept
+// it, but what it answers stays in the schema (`active` is a boolean, `name` a string).
+const MISTYPED: { field: 'active' | 'name'; value: unknown; type: 'boolean' | 'string' }[] = [
+  { field: 'active', value: 'yes', type: 'boolean' },
+  { field: 'name', value: 5, type: 'string' },
+];
+
+for (const { field, value, type } of MISTYPED) {
+  conformance('WF-01', `a workflow sent with a non-${type} \`${field}\` is rejected, or answered with a ${type} \`${field}\``, async ({ api, ids, cleanup }) => {
+    const workflowId = ids.slug('wf');
+    const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [], [field]: value });
+    const sent = `\`${field}: ${JSON.stringify(value)}\``;
+    if (res.status >= 200 && res.status < 300) {
+      expect(typeof res.data?.[field], `an accepted workflow's \`${field}\` is a ${type} (the workflow response schema), got ${JSON.stringify(res.data?.[field])}`).toBe(type);
+    } else {
+      expect(res.status, `${sent}: a rejection is a client error (4xx), got ${res.status}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${sent}: a client error, not a server error`).toBeLessThan(500);
+    }
+  });
+}

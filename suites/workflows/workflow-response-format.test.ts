@@ -1,7 +1,7 @@
 // Wire format of the workflow response: ISO-8601 timestamps, non-empty ids, allowed enumeration values (WF-10).
 import { expect } from 'vitest';
 import { conformance } from '../../fixtures/conformance.ts';
-import { ISO_8601, ORIGINS, SEVERITIES, STATUSES, STEP_TYPES, expectCreated, postWorkflow, readWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
+import { ISO_8601, ORIGINS, SEVERITIES, SLUG_PATTERN, STATUSES, STEP_TYPES, expectCreated, postWorkflow, readWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
 
 const TIMESTAMPS = ['createdAt', 'updatedAt', 'lastPublishedAt', 'lastTriggeredAt'] as const;
 
@@ -48,4 +48,37 @@ conformance('WF-10', 'a workflow created without severity reports an allowed sev
   const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [] });
   expectCreated(res, 'the workflow is created');
   expect(SEVERITIES, '`severity` is required in the response and one of the allowed values even when not sent').toContain(res.data.severity);
+});
+
+// A step sent without stepId gets one from the target; slug-style identifiers (stepId among them) follow the slug
+// pattern on the wire (RULES.md, wire conventions), whatever the step's name holds. Names keep at least one ASCII
+// letter: a name without one may give an empty derived id on the deployed service too.
+conformance('WF-10', 'a stepId the target derives from a step name with spaces and punctuation follows the slug pattern', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  const names = ['  Send: in-app -- now!  ', '!Wait (1 hour)?'];
+  const res = await postWorkflow(api, cleanup, {
+    name: `conformance ${workflowId}`,
+    workflowId,
+    steps: [
+      { name: names[0], type: 'in_app' },
+      { name: names[1], type: 'delay' },
+    ],
+  });
+  expectCreated(res, 'the workflow with steps named with punctuation and without stepId is created');
+  const steps = (res.data?.steps ?? []) as Record<string, unknown>[];
+  expect(steps.length, 'the response carries both steps').toBe(2);
+  steps.forEach((step, i) => {
+    expect(SLUG_PATTERN.test(String(step.stepId)), `the stepId derived from the name ${JSON.stringify(names[i])} follows the slug pattern, got ${JSON.stringify(step.stepId)}`).toBe(true);
+  });
+});
+
+conformance('WF-10', 'a workflow sent with a severity outside the enumeration is rejected, or answered with an allowed severity', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, severity: 'urgent', steps: [] });
+  if (res.status >= 200 && res.status < 300) {
+    expect(SEVERITIES, `an accepted workflow's \`severity\` is one of ${SEVERITIES.join(', ')}, got ${JSON.stringify(res.data?.severity)}`).toContain(res.data?.severity);
+  } else {
+    expect(res.status, `severity "urgent" is outside the enumeration: a rejection is a client error (4xx), got ${res.status}`).toBeGreaterThanOrEqual(400);
+    expect(res.status, `severity "urgent": a client error, not a server error`).toBeLessThan(500);
+  }
 });

@@ -427,6 +427,18 @@ const PROBES: Record<FaultName, Probe> = {
     },
     { rateLimits: { trigger: 1 } },
   ),
+  'idempotency-body-delimiters-ignored': withT(async (c) => {
+    const keyed = { headers: { 'idempotency-key': 'k1' } };
+    await c.post('/v1/events/trigger', { name: 't', to: ['s1'], payload: { v: [12] } }, keyed);
+    return (await c.post('/v1/events/trigger', { name: 't', to: ['s1'], payload: { v: [1, 2] } }, keyed)).status;
+  }),
+  'derived-step-id-unslugged': p(async (c) => (await createWf(c, { steps: [{ name: '  Send: now!', type: 'in_app' }] })).json.data.steps[0].stepId),
+  'severity-enum-unchecked': p(async (c) => (await createWf(c, { severity: 'urgent' })).status),
+  'non-boolean-active-echoed': p(async (c) => (await createWf(c, { active: 'yes' })).status),
+  'key-then-garbage-accepted': p(async (c) => (await c.get('/v1/environments', { authorization: `ApiKey ${c.keys.dev} x` })).status),
+  'non-string-name-echoed': p(async (c) => (await createWf(c, { name: 5 })).status),
+  'scheme-suffix-accepted': p(async (c) => (await c.get('/v1/environments', { authorization: `X-ApiKey ${c.keys.dev}` })).status),
+  'null-body-crashes': p(async (c) => (await c.post('/v2/workflows', null)).status),
 };
 
 describe('fault catalog', () => {
