@@ -1,4 +1,5 @@
-// Worker side of the Allure results: each exchange of a test as a request and a response attachment.
+// Worker side of the Allure results: each exchange of a test as one attachment, its request then its response (one
+// file an exchange: a run writes thousands, and creating each file is what costs at the end of a run).
 // Exchanges are redacted when recorded; the reporter's writer redacts once more on the way to disk.
 import { attachment } from 'allure-js-commons';
 import { inject } from 'vitest';
@@ -22,8 +23,7 @@ export async function attachExchanges(exchanges: readonly Exchange[]): Promise<v
   for (const [i, exchange] of shown.entries()) {
     const n = String(offset + i + 1).padStart(2, '0');
     const label = `${n} ${exchange.method} ${pathOf(exchange.url)}`;
-    await attachment(`${label} — request`, requestText(exchange), 'text/plain');
-    await attachment(`${label} — ${exchange.status ?? 'no response'}`, responseText(exchange), 'text/plain');
+    await attachment(`${label} — ${exchange.status ?? 'no response'}`, `${requestText(exchange)}\n${responseText(exchange)}`, 'text/plain');
   }
 }
 
