@@ -8,13 +8,14 @@ import { issueLines } from '../client/zod-issues.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { unwrap } from '../http/api-client.ts';
 import { responseJson, type PassiveCheck } from './passive-checks.ts';
+import { CLIENT_CHECKED_RULES, type ClientCheckedRule } from './client-check-rules.ts';
 
 const SHOWN_ISSUES = 5;
 
 const answered = (e: Exchange) => e.status !== undefined && !e.truncated && e.responseBody !== undefined && e.responseBody !== '';
 
 /** The model the SDK reads this answer with, or undefined when CLIENT-02/03 say nothing about it. */
-function modelFor(rule: 'CLIENT-02' | 'CLIENT-03', e: Exchange): ModelRef | undefined {
+function modelFor(rule: ClientCheckedRule, e: Exchange): ModelRef | undefined {
   const op = operationOf(e.method, e.url);
   if (!op || !answered(e)) return undefined;
   const status = e.status!;
@@ -22,7 +23,7 @@ function modelFor(rule: 'CLIENT-02' | 'CLIENT-03', e: Exchange): ModelRef | unde
   return (status >= 400 && status < 500) || status === 500 ? errorModel(op.template, status, responseJson(e)) : undefined;
 }
 
-function clientCheck(rule: 'CLIENT-02' | 'CLIENT-03'): PassiveCheck {
+function clientCheck(rule: ClientCheckedRule): PassiveCheck {
   return {
     rule: rule satisfies RuleId,
     applies: (e) => modelFor(rule, e) !== undefined,
@@ -40,4 +41,4 @@ function clientCheck(rule: 'CLIENT-02' | 'CLIENT-03'): PassiveCheck {
   };
 }
 
-export const CLIENT_CHECKS: readonly PassiveCheck[] = [clientCheck('CLIENT-02'), clientCheck('CLIENT-03')];
+export const CLIENT_CHECKS: readonly PassiveCheck[] = CLIENT_CHECKED_RULES.map(clientCheck);

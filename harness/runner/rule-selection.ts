@@ -1,10 +1,10 @@
 // Which suite files a selection of rules needs — one answer for `run --rules` and for the fault proof.
 // A rule's own tests are those that name it; a rule checked on every exchange (passive checks, response schemas)
 // is exercised by every test's traffic as well.
-import { CLIENT_CHECKS } from '../checks/client-checks.ts';
+import { CLIENT_CHECKED_RULES } from '../checks/client-check-rules.ts';
 import { EVERY_EXCHANGE_CHECKS } from '../checks/schema-checks.ts';
 
-export const CHECKED_ON_EVERY_EXCHANGE: ReadonlySet<string> = new Set([...EVERY_EXCHANGE_CHECKS, ...CLIENT_CHECKS].map((c) => c.rule));
+export const CHECKED_ON_EVERY_EXCHANGE: ReadonlySet<string> = new Set([...EVERY_EXCHANGE_CHECKS.map((c) => c.rule), ...CLIENT_CHECKED_RULES]);
 
 /**
  * `complete` (run --rules): a rule checked on every exchange gets the traffic of every functional suite, so its
