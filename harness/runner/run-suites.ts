@@ -171,6 +171,7 @@ export class SuiteSession {
       );
       // A run abandoned after the grace period is not awaited any further: the runner goes on to sweep and report.
       if (ordered.length > 0 && stop.reason === undefined) await Promise.race([this.vitest.runTestSpecifications(ordered, false), stop.abandoned]);
+      await this.allure?.written();
     } finally {
       clearTimeout(deadline);
       options.interrupt?.removeEventListener('abort', interrupt);
