@@ -4,9 +4,9 @@ import { register } from 'tsx/esm/api';
 
 // A closed pipe on stdout (`| head`) must not kill the run before its report is written.
 process.stdout.on('error', () => undefined);
-// The commands that run the suites load vitest's 300-odd modules: loaded before tsx's hooks are registered, they load
+// The two commands that run the suites load vitest's 300-odd modules: loaded before tsx's hooks are registered, they load
 // in a third of the time (the hooks see every module); they are cached for the TypeScript that imports them later.
-const SUITE_COMMANDS = ['run', 'prove', 'load'];
+const SUITE_COMMANDS = ['run', 'prove'];
 if (SUITE_COMMANDS.includes(process.argv[2] ?? '')) await import('vitest/node');
 register();
 const { main } = await import('../cli/main.ts');
