@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
-import { observe } from '../../fixtures/conformance.ts';
+import { checksOfTheRun, observe } from '../../fixtures/conformance.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
 import type { Exchange } from '../../harness/http/exchange.ts';
 import { buildReport, type ConformanceReport } from '../../report/conformance-report.ts';
@@ -14,6 +14,9 @@ import type { TestRecord } from '../../report/test-record.ts';
 import { mergeReport } from '../../load/merge-into-report.ts';
 import { runCli } from '../hostile/run-cli.ts';
 import { record } from './sample-report.ts';
+
+// Every check of a full run, the official client's included.
+const CHECKS = await checksOfTheRun([]);
 
 const on = { idempotency: true, rateLimiting: true };
 const rateHeaders = { 'content-type': 'application/json', 'ratelimit-limit': '3000', 'ratelimit-remaining': '10', 'ratelimit-reset': '0', 'ratelimit-policy': '3000;w=5;burst=3300' };
@@ -41,7 +44,7 @@ function failureOf(assertion: () => void, rule: string): string {
 
 /** A failed test of `rules` whose traffic was `exchanges` (so the checks over all traffic see it too). */
 function failed(name: string, rules: string[], message: string, exchanges: Exchange[] = []): TestRecord {
-  return record(rules, 'failed', { name: `${name} [${rules.join(', ')}]`, message, evidence: ['POST http://127.0.0.1:1/x → 401\n  reproduce: curl …'], observations: observe(exchanges, { features: on }) });
+  return record(rules, 'failed', { name: `${name} [${rules.join(', ')}]`, message, evidence: ['POST http://127.0.0.1:1/x → 401\n  reproduce: curl …'], observations: observe(exchanges, { features: on }, CHECKS) });
 }
 
 // What a target whose only bug is error bodies without `path` answers.
