@@ -269,14 +269,15 @@ describe('verify-bundle and run --sign-key on the command line', () => {
 
   it('run --bundle --sign-key signs a real run; its verification shows the run is not certification-grade, and why', async () => {
     const reportDir = mkdtempSync(join(dir, 'run-'));
-    const run = await runCli(['run', '--rules', 'ENV-01', '--report-dir', reportDir, '--bundle', '--sign-key', vendorEd.privateKey]);
+    // why: a rule with tests of its own: one checked on every exchange (ENV-01) runs every suite for its traffic
+    const run = await runCli(['run', '--rules', 'ENV-02', '--report-dir', reportDir, '--bundle', '--sign-key', vendorEd.privateKey]);
     expect(run.code, run.stdout + run.stderr).toBe(3); // incomplete: the other MUST rules were not among --rules
     expect(run.stdout).toContain('(signed: attestation.sigstore.json)');
     const verified = await runCli(['verify-bundle', join(reportDir, 'conformance-bundle.tar.gz'), '--public-key', vendorEd.publicKey]);
     expect(verified.code, verified.stdout).toBe(3);
     expect(verified.stdout).not.toContain('✗');
     expect(verified.stdout).toContain('✓ the signature verifies with the given public key (Ed25519');
-    expect(verified.stdout).toContain('  - only a subset of the rules ran (--rules ENV-01)');
+    expect(verified.stdout).toContain('  - only a subset of the rules ran (--rules ENV-02)');
     expect(verified.stdout).toContain('  - the target is the embedded reference implementation, not a candidate');
     expect(verified.stdout).toMatch(/^NOT CERTIFIED: \d+ checks hold, but the run is not certification-grade \(rule-subset, embedded-reference[^)]*\); the verdict is incomplete/m);
   }, 120_000);
