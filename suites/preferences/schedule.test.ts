@@ -62,7 +62,7 @@ conformance(
 
 // CLIENT-02 reads the answer on every exchange: a schedule or weekday without `isEnabled` is what the official client
 // cannot read (its ScheduleDto requires it on both).
-conformance('PREF-03', 'a schedule whose schedule and weekday omit isEnabled is stored and echoed, or refused as the deployed service does', async ({ api, provision }) => {
+conformance(['PREF-03', 'CLIENT-02'], 'a schedule whose schedule and weekday omit isEnabled is stored and echoed, or refused as the deployed service does', async ({ api, provision }) => {
   const subscriber = await provision.subscriber();
   const schedule = { weeklySchedule: { monday: { hours: [{ start: '09:00 AM', end: '05:00 PM' }] } } };
   const res = await api.patch(preferencesPath(subscriber.subscriberId), { schedule });
