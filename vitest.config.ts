@@ -1,9 +1,40 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+// The harness files whose time is waiting (real-time load, CLI runs against servers), longest first. Vitest starts the
+// files it remembers as longest first, but a fresh clone has no memory (node_modules/.vite): it then orders by file
+// size and started the 50-s real-time load test near the end, where nothing else overlaps it (harness 137 s vs 108 s).
+const LONG_FIRST = [
+  'test/load/deployed-limits.test.ts',
+  'test/safety/interrupt.test.ts',
+  'test/hostile/hostile-targets.test.ts',
+  'test/safety/no-drain.test.ts',
+  'test/runner/rule-selection.test.ts',
+  'test/reference/reference-command.test.ts',
+  'test/load/reference-short-profile.test.ts',
+  'test/report/root-causes.test.ts',
+  'test/safety/staging-safety.test.ts',
+  'test/fuzz/fuzz-run.test.ts',
+  'test/harness/cli-startup.test.ts',
+  'test/report/attestation.test.ts',
+];
+
+class LongFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONG_FIRST.findIndex((name) => f.moduleId.endsWith(`/${name}`));
+      return i === -1 ? LONG_FIRST.length : i;
+    };
+    // a stable sort: the rest keep vitest's own order
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 // The harness's own tests; and, apart, the end-to-end tests on a real container engine (`npm run test:container`),
 // so that `npm test` and CI never need one. (The conformance suites run through `conformance run`.)
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongFirstSequencer },
     projects: [
       {
         test: {
