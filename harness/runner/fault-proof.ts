@@ -78,7 +78,7 @@ const PROOF_SESSIONS = 2;
 export async function proveFaults(settings: Settings, faults: FaultName[], log: (line: string) => void, provers: OtherProvers = {}, cleanFrom?: CleanVerdicts): Promise<FaultProof> {
   const clean = await startEmbeddedTarget([]);
   const cleanProfile = toProfile(settings, clean);
-  const sessions = await Promise.all(Array.from({ length: PROOF_SESSIONS }, () => SuiteSession.open(cleanProfile, { workers: settings.run.workers })));
+  const sessions = await Promise.all(Array.from({ length: PROOF_SESSIONS }, () => SuiteSession.open(cleanProfile, { workers: settings.run.workers, keepThreads: true })));
   const errors: string[] = [];
   try {
     const rows = new Map<FaultName, FaultRow>();

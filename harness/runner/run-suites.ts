@@ -13,6 +13,7 @@ import { cleanAllureResults, ConformanceAllureReporter } from './allure-reporter
 import type { TargetProfile } from '../target-profile.ts';
 import { BucketPlan } from './bucket-plan.ts';
 import { Collector } from './collector.ts';
+import { keepAlivePool } from './keep-alive-pool.ts';
 import { isRateLimitSuite, rateLimitPhases } from './rate-limit-phases.ts';
 import type { TestRecord } from '../../report/test-record.ts';
 import { selectSuites, type SelectionScope } from './rule-selection.ts';
@@ -71,7 +72,9 @@ export class SuiteSession {
     private readonly plan: BucketPlan,
   ) {}
 
-  static async open(initial: TargetProfile, options: { allureResultsDir?: string; workers?: number } = {}): Promise<SuiteSession> {
+  /** `keepThreads`: for a session that runs many times (the fault proof's waves), each run takes the test threads the
+   * runs before left, modules loaded (keep-alive-pool.ts); a single run gains nothing from it. */
+  static async open(initial: TargetProfile, options: { allureResultsDir?: string; workers?: number; keepThreads?: boolean } = {}): Promise<SuiteSession> {
     let session: SuiteSession | undefined;
     if (options.allureResultsDir) cleanAllureResults(options.allureResultsDir);
     const allure = options.allureResultsDir ? new ConformanceAllureReporter(options.allureResultsDir) : undefined;
@@ -105,7 +108,7 @@ export class SuiteSession {
         passWithNoTests: true,
         // I/O-bound tests: more workers and concurrent tests than cores. Suite files share no module state
         // that matters, so workers keep their module cache between files (the schema validators load once).
-        pool: 'threads',
+        pool: options.keepThreads ? KEPT_THREADS : 'threads',
         isolate: false,
         maxWorkers: options.workers ?? 4,
         maxConcurrency: 8,
@@ -213,8 +216,13 @@ export class SuiteSession {
   async close(): Promise<void> {
     this.plan.close();
     await this.vitest.close();
+    await KEPT_THREADS.close();
   }
 }
+
+// Suite files already share their thread's modules within a run (isolate: false); a kept thread shares them with the
+// runs after it too. A thread serves 50 runs, then a fresh one takes over.
+const KEPT_THREADS = keepAlivePool({ name: 'suite-keep-alive-threads', reusable: () => true, recycleAfterRuns: 50 });
 
 /** Vitest starts the files in the order given: the bucket plan's order. */
 class GivenOrder extends BaseSequencer {

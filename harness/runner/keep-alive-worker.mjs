@@ -1,10 +1,10 @@
-// The test thread of the mutation run's keep-alive pool (mutation/keep-alive-pool.ts): vitest's own thread worker
-// (`vitest/worker`, as its workers/threads.js wires it), except that it outlives a test run. The pool hands it the next
-// runtime mutant's run with its modules still loaded, so a mutant costs its tests and not a fresh module graph.
+// The test thread of the keep-alive pool (harness/runner/keep-alive-pool.ts): vitest's own thread worker
+// (`vitest/worker`, as its workers/threads.js wires it), except that it outlives a test run. The pool hands it a later
+// run with its modules still loaded, so a run costs its tests and not a fresh module graph.
 import { parentPort } from 'node:worker_threads';
 import { init, runBaseTests, setupEnvironment } from 'vitest/worker';
 
-if (!parentPort) throw new Error('mutation/keep-alive-worker.mjs runs in a worker thread of the keep-alive pool');
+if (!parentPort) throw new Error('harness/runner/keep-alive-worker.mjs runs in a worker thread of the keep-alive pool');
 const port = parentPort;
 
 // Each run starts with a `start` message, for which vitest adds a fresh RPC listener to the port: the previous run's
