@@ -130,6 +130,11 @@ function codeAt(source, line, column) {
   return source.split('\n')[line - 1]?.slice(column - 1) ?? '';
 }
 
+/** A mutant of Stryker's report, where it is and what it does. @returns {Survivor} */
+function located(file, m) {
+  return { file, id: m.id, line: m.location.start.line, column: m.location.start.column, mutator: m.mutatorName, replacement: m.replacement ?? '' };
+}
+
 /**
  * Holds a Stryker mutation-testing report against the ledger.
  * @param {{ files: Record<string, { source: string, mutants: any[] }> }} report Stryker's JSON report
@@ -146,13 +151,13 @@ export function accountSurvivors(report, rows) {
       if (m.status === 'Killed') counts.killed++;
       else if (m.status === 'Timeout') {
         counts.timeout++;
-        timedOut.push({ file, id: m.id, line: m.location.start.line, column: m.location.start.column, mutator: m.mutatorName, replacement: m.replacement ?? '' });
+        timedOut.push(located(file, m));
       }
       else if (m.status === 'NoCoverage') counts.noCoverage++;
       else if (m.status === 'Ignored') counts.ignored++;
       else if (m.status === 'Survived') {
         counts.survived++;
-        survivors.push({ file, id: m.id, line: m.location.start.line, column: m.location.start.column, mutator: m.mutatorName, replacement: m.replacement ?? '' });
+        survivors.push(located(file, m));
       } else counts.errors++;
     }
   }

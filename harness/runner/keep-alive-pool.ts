@@ -35,6 +35,8 @@ export interface KeepAlivePool {
 interface Kept {
   thread: Worker;
   runs: number;
+  /** Its 'exit' listener while kept: a thread that ended on its own (it crashed between runs) leaves the list. */
+  forget: () => void;
 }
 
 /** Threads between two runs, with the number of runs each has served, by pool name: module state, so that a pool made
@@ -43,12 +45,6 @@ const keptByPool = new Map<string, Kept[]>();
 
 export function keepAlivePool({ name, reusable, recycleAfterRuns }: KeepAlivePoolOptions): KeepAlivePool {
   const kept = keptByPool.get(name) ?? keptByPool.set(name, []).get(name)!;
-  /** A kept thread that ended on its own (it crashed between runs) is not handed to a later run. */
-  const forget = (thread: Worker) => () => {
-    const i = kept.findIndex((k) => k.thread === thread);
-    if (i !== -1) kept.splice(i, 1);
-  };
-  const forgetters = new WeakMap<Worker, () => void>();
 
   class KeepAliveThreadWorker implements PoolWorker {
     readonly name = name;
@@ -67,7 +63,7 @@ export function keepAlivePool({ name, reusable, recycleAfterRuns }: KeepAlivePoo
       if (reused && reused.runs < recycleAfterRuns) {
         ({ thread: this.thread, runs: this.runs } = reused);
         this.thread.ref();
-        this.thread.off('exit', forgetters.get(this.thread)!);
+        this.thread.off('exit', reused.forget);
       } else {
         if (reused) void reused.thread.terminate();
         this.thread = new Worker(ENTRY, { env: this.options.env, execArgv: this.options.execArgv, stdout: true, stderr: true });
@@ -88,10 +84,16 @@ export function keepAlivePool({ name, reusable, recycleAfterRuns }: KeepAlivePoo
       if (!this.keep) return void (await thread.terminate());
       // unref: a kept thread must not keep the process alive once it is done
       thread.unref();
-      const forgetter = forget(thread);
-      forgetters.set(thread, forgetter);
-      thread.once('exit', forgetter);
-      kept.push({ thread, runs: this.runs });
+      const entry: Kept = {
+        thread,
+        runs: this.runs,
+        forget: () => {
+          const at = kept.indexOf(entry);
+          if (at !== -1) kept.splice(at, 1);
+        },
+      };
+      thread.once('exit', entry.forget);
+      kept.push(entry);
     }
 
     send(message: unknown): void {
