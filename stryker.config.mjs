@@ -14,6 +14,8 @@ export default {
   mutate: [
     // The eight operations and the cross-cutting rules: routes, validation, rate limiter, idempotency, SSRF guard,
     // masks, auth, errors, store. routes/ holds the spec's eight operations only (and what they share with provisioning).
+    // (reference/idempotency-ttl.ts too: its 24-h mutants survive here, where the long checks are off, and are killed
+    // by mutation/stryker.long-checks.config.mjs, which `npm run mutation` runs first.)
     'reference/*.ts',
     'reference/routes/*.ts',
     // Not matched above, so not mutated — reference/provisioning/: the provisioning-only operations (provisioning.md:

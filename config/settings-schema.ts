@@ -64,6 +64,7 @@ export const settingsSchema = {
         rules: { type: 'array', items: { type: 'string' } },
         readOnly: { type: 'boolean' },
         noDrain: { type: 'boolean' },
+        longChecks: { type: 'boolean' },
         expectations: { type: 'string', minLength: 1 },
         repeat: { type: 'integer', minimum: 1, maximum: 100 },
         loadFollows: { type: 'boolean' },

@@ -74,6 +74,8 @@ export interface RunSettings {
   readOnly: boolean;
   /** No test exhausts a rate-limit bucket of the target (shared staging: others are not throttled). */
   noDrain: boolean;
+  /** Also the checks that wait on the target's clock (IDEM-02's 25 s repeat): off by default, they make a run long. */
+  longChecks: boolean;
   /** A YAML baseline of known gaps (see harness/expectations). */
   expectations?: string;
   /** Run the suites this many times and report every rule whose verdict changed. */
@@ -114,5 +116,5 @@ export const DEFAULT_SETTINGS: Settings = {
   limits: { triggerRps: 600 },
   bridge: {},
   reference: { faults: [] },
-  run: { reportDir: 'reports', rules: [], readOnly: false, noDrain: false, repeat: 1, loadFollows: false, workers: DEFAULT_WORKERS },
+  run: { reportDir: 'reports', rules: [], readOnly: false, noDrain: false, longChecks: false, repeat: 1, loadFollows: false, workers: DEFAULT_WORKERS },
 };

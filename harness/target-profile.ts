@@ -24,6 +24,8 @@ export interface TargetProfile {
   readOnly: boolean;
   /** No test may exhaust a rate-limit bucket of the target (--no-drain). */
   noDrain: boolean;
+  /** The checks that wait on the target's clock run too (--long-checks). */
+  longChecks: boolean;
   /** Rule IDs or test names an expectations file says not to run, with the reason. */
   skips: Record<string, string>;
 }

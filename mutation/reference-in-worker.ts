@@ -10,8 +10,12 @@ import type { TargetProfile } from '../harness/target-profile.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     globalNamespace?: string;
+    /** The long checks' pass of the mutation run (mutation/vitest.long-checks.config.ts). */
+    longChecks?: boolean;
   }
 }
+
+const settings = { ...DEFAULT_SETTINGS, run: { ...DEFAULT_SETTINGS.run, longChecks: inject('longChecks') === true } };
 
 // A mutant that keeps the reference from loading or starting must fail the file's tests: a setup file that throws
 // leaves vitest with no tests for the file, which Stryker's runner counts as "survived". So the error fails each test
@@ -20,13 +24,13 @@ const embedded = await import('../harness/runner/embedded-target.ts')
   .then(({ startEmbeddedTarget }) => startEmbeddedTarget([]))
   .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
 if (embedded instanceof Error) {
-  provideTarget(toProfile({ ...DEFAULT_SETTINGS, target: { ...DEFAULT_SETTINGS.target, baseUrl: 'http://127.0.0.1:9', apiKey: 'none' } }, undefined));
+  provideTarget(toProfile({ ...settings, target: { ...settings.target, baseUrl: 'http://127.0.0.1:9', apiKey: 'none' } }, undefined));
   // beforeEach, not beforeAll: a failed beforeAll skips the tests, and Stryker counts skipped tests as passing.
   beforeEach(() => {
     throw new Error(`mutation run: the reference did not start: ${embedded.message}`);
   });
 } else {
-  provideTarget(toProfile(DEFAULT_SETTINGS, embedded));
+  provideTarget(toProfile(settings, embedded));
   afterAll(async () => {
     await closeTransport();
     await embedded.reference.close();

@@ -136,11 +136,24 @@ function located(file, m) {
 }
 
 /**
- * Holds a Stryker mutation-testing report against the ledger.
+ * The survivor's twin in the long-checks pass's report (mutation/stryker.long-checks.config.mjs) when that pass killed
+ * it: same file and source, same place, same mutation. A report of another version of the file proves nothing here.
+ */
+function killedWithLongChecks(s, report, longChecks) {
+  const file = longChecks?.files[s.file];
+  if (!file || file.source !== report.files[s.file]?.source) return undefined;
+  const twin = file.mutants.find((m) => m.location.start.line === s.line && m.location.start.column === s.column && m.mutatorName === s.mutator && squash(m.replacement ?? '') === squash(s.replacement));
+  return twin && (twin.status === 'Killed' || twin.status === 'Timeout') ? twin : undefined;
+}
+
+/**
+ * Holds a Stryker mutation-testing report against the ledger, and against the long-checks pass's report when given:
+ * a survivor of the main pass (long checks off) that pass killed is accounted for by that kill.
  * @param {{ files: Record<string, { source: string, mutants: any[] }> }} report Stryker's JSON report
  * @param {LedgerRow[]} rows
+ * @param {{ files: Record<string, { source: string, mutants: any[] }> }} [longChecks] the long-checks pass's report
  */
-export function accountSurvivors(report, rows) {
+export function accountSurvivors(report, rows, longChecks) {
   const counts = { killed: 0, timeout: 0, survived: 0, noCoverage: 0, ignored: 0, errors: 0 };
   /** @type {Survivor[]} */
   const survivors = [];
@@ -164,7 +177,14 @@ export function accountSurvivors(report, rows) {
   const used = new Set();
   const accounted = [];
   const unaccounted = [];
+  /** Survivors of the main pass the long-checks pass killed: detected, by a test the main pass leaves out for its wait. */
+  const killedByLongChecks = [];
   for (const s of survivors) {
+    const twin = killedWithLongChecks(s, report, longChecks);
+    if (twin) {
+      killedByLongChecks.push({ ...s, killedBy: twin.killedBy ?? [] });
+      continue;
+    }
     const row = rows.find((r) => r.file === s.file && r.at.some((a) => a.line === s.line && a.column === s.column) && patternsMatch(r.mutants, s));
     if (row) {
       used.add(row);
@@ -181,28 +201,31 @@ export function accountSurvivors(report, rows) {
   const stale = rows.filter((r) => mutatedFiles.has(r.file) && !used.has(r));
   const detected = counts.killed + counts.timeout;
   const covered = detected + counts.survived;
+  const detectedInEither = detected + killedByLongChecks.length;
   return {
     counts,
     accounted,
+    killedByLongChecks,
     unaccounted,
     stale,
     timedOut,
-    /** Stryker's own: detected of covered. */
+    /** Stryker's own, of the main pass: detected of covered. */
     scoreOfCovered: covered ? (100 * detected) / covered : NaN,
-    /** The same with the equivalent mutants the ledger lists left out (the usual definition of a mutation score). */
-    scoreWithoutEquivalents: covered - accounted.length ? (100 * detected) / (covered - accounted.length) : NaN,
+    /** Detected by either pass, with the equivalent mutants the ledger lists left out (the usual definition of a mutation score). */
+    scoreWithoutEquivalents: covered - accounted.length ? (100 * detectedInEither) / (covered - accounted.length) : NaN,
   };
 }
 
 /** The summary a run prints (and `npm run mutation:survivors` reprints after the ledger changed). */
 export function formatAccount(account, ledgerPath) {
-  const { counts, accounted, unaccounted, stale } = account;
+  const { counts, accounted, killedByLongChecks, unaccounted, stale } = account;
   const pct = (n) => (Number.isNaN(n) ? 'n/a' : `${n.toFixed(1)} %`);
   const out = [
     `Mutants: ${counts.killed} killed, ${counts.timeout} timed out, ${counts.survived} survived, ${counts.noCoverage} not covered, ${counts.ignored} ignored${counts.errors ? `, ${counts.errors} errors` : ''}`,
-    `Survivors: ${accounted.length} listed as equivalent in ${ledgerPath}, ${unaccounted.length} not accounted for`,
-    `Score of covered mutants: ${pct(account.scoreOfCovered)} (Stryker's); without the ${accounted.length} listed equivalents: ${pct(account.scoreWithoutEquivalents)}`,
+    `Survivors: ${accounted.length} listed as equivalent in ${ledgerPath}, ${killedByLongChecks.length} killed by the long-checks pass, ${unaccounted.length} not accounted for`,
+    `Score of covered mutants: ${pct(account.scoreOfCovered)} (Stryker's, long checks off); with the long-checks pass's kills and without the ${accounted.length} listed equivalents: ${pct(account.scoreWithoutEquivalents)}`,
   ];
+  for (const s of killedByLongChecks) out.push(`  killed by the long-checks pass: ${s.file}:${s.line}:${s.column} ${s.mutator} → ${oneLine(s.replacement)}`);
   if (unaccounted.length) {
     out.push('Not accounted for (a gap to close with a test, or an equivalent to list with why):');
     for (const s of unaccounted) {

@@ -47,6 +47,7 @@ export const FAULTS = {
   'replay-wrong-status': { rules: ['IDEM-02'], description: 'Replays answer 200 whatever the original status' },
   'replay-reprocesses': { rules: ['IDEM-02'], description: 'A replay re-runs the request (second effect, fresh body) while claiming `Idempotency-Replay: true`' },
   'idempotency-race': { rules: ['IDEM-03'], description: 'No in-flight lock: concurrent duplicates are each processed' },
+  'completed-key-forgotten-early': { rules: ['IDEM-02'], longChecks: true, description: 'A completed idempotency key is kept 10 s instead of 24 h: the same request repeated 25 s later is processed again instead of replayed (found by mutation testing; only the long checks wait that long)' },
   'in-flight-lock-expires-early': { rules: ['IDEM-03'], description: 'The in-flight lock lasts 50 ms instead of 5 min: a duplicate arriving later while the first is still processed is processed again (found by mutation testing)' },
   'reused-key-422-without-message': { rules: ['IDEM-05'], description: 'The 422 for a key reused with another body carries an empty `message` (found by mutation testing)' },
   'in-flight-409-without-message': { rules: ['IDEM-03'], description: 'The 409 for an in-flight duplicate carries an empty `message` (found by mutation testing)' },
@@ -237,12 +238,19 @@ interface Fault {
   drift?: string;
   /** Breaks only what the deployed contract adds to the spec: the proof also requires that no MUST rule fails under it. */
   deployedOnly?: true;
+  /** Shows only over time: the proof runs its rules' tests with the long checks on (`conformance run --long-checks`). */
+  longChecks?: true;
 }
 
 export type FaultName = keyof typeof FAULTS;
 
 export function provenBy(name: FaultName): 'suites' | 'fuzz' | 'diff' {
   return (FAULTS[name] as Fault).provenBy ?? 'suites';
+}
+
+/** Whether only the long checks (tests that wait on the clock) can show the fault. */
+export function needsLongChecks(name: FaultName): boolean {
+  return (FAULTS[name] as Fault).longChecks === true;
 }
 
 /** The `<operation> <path>` a drift fault changes (diff faults only). */

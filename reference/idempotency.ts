@@ -1,5 +1,7 @@
 // Organization-wide idempotency-key store: in-flight lock, cached replays, lazy expiry.
 
+import { COMPLETED_TTL_MS, IN_PROGRESS_TTL_MS } from './idempotency-ttl.ts';
+
 export interface StoredResponse {
   status: number;
   body: string | undefined;
@@ -19,8 +21,6 @@ export type BeginResult =
   | { kind: 'in-progress' }
   | { kind: 'mismatch' };
 
-export const IN_PROGRESS_TTL_MS = 5 * 60 * 1000;
-export const COMPLETED_TTL_MS = 24 * 60 * 60 * 1000;
 export const MAX_KEY_LENGTH = 255;
 
 export class IdempotencyStore {
@@ -31,6 +31,7 @@ export class IdempotencyStore {
   constructor(
     private readonly lock = true,
     private readonly inProgressTtlMs = IN_PROGRESS_TTL_MS,
+    private readonly completedTtlMs = COMPLETED_TTL_MS,
   ) {}
 
   /** Must be called synchronously before any await so concurrent duplicates see the lock. */
@@ -48,7 +49,7 @@ export class IdempotencyStore {
   }
 
   complete(key: string, fingerprint: string, response: StoredResponse, now = Date.now()): void {
-    this.entries.set(key, { fingerprint, state: 'done', expiresAt: now + COMPLETED_TTL_MS, response });
+    this.entries.set(key, { fingerprint, state: 'done', expiresAt: now + this.completedTtlMs, response });
   }
 
   /** Forgets an in-flight key (5xx, 429): the next request with it is processed afresh. */

@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App, RouteDef } from './context.ts';
 import { type FaultName, isFaultName } from './faults.ts';
-import { IdempotencyStore, IN_PROGRESS_TTL_MS } from './idempotency.ts';
+import { IdempotencyStore } from './idempotency.ts';
+import { COMPLETED_TTL_MS, IN_PROGRESS_TTL_MS } from './idempotency-ttl.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { Router } from './router.ts';
 import { Pipeline } from './server.ts';
@@ -25,7 +26,7 @@ import { subscriberProvisioningRoutes } from './provisioning/subscribers.ts';
 import { topicProvisioningRoutes } from './provisioning/topics.ts';
 import { workflowProvisioningRoutes } from './provisioning/workflows.ts';
 
-export { FAULTS, type FaultName, driftOf, isFaultName, provenBy } from './faults.ts';
+export { FAULTS, type FaultName, driftOf, isFaultName, needsLongChecks, provenBy } from './faults.ts';
 export type { ApiKeys } from './store.ts';
 
 export interface ReferenceOptions {
@@ -113,7 +114,9 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
         });
   // why: 50 ms is well inside the harness's 150 ms processing delay, so duplicates arriving later are processed again
   const inProgressTtlMs = faults.has('in-flight-lock-expires-early') ? 50 : IN_PROGRESS_TTL_MS;
-  const idempotency = options.idempotency === false ? null : new IdempotencyStore(!faults.has('idempotency-race'), inProgressTtlMs);
+  // why: 10 s is well inside the long checks' 25 s wait (IDEM-02), so a repeat they send then is processed again
+  const completedTtlMs = faults.has('completed-key-forgotten-early') ? 10_000 : COMPLETED_TTL_MS;
+  const idempotency = options.idempotency === false ? null : new IdempotencyStore(!faults.has('idempotency-race'), inProgressTtlMs, completedTtlMs);
   const pipeline = new Pipeline({
     app,
     router: new Router(buildRoutes(app)),

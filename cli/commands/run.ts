@@ -21,6 +21,7 @@ interface RunFlags extends SigningFlags {
   readOnly?: boolean;
   /** false with --no-drain (commander's negated option). */
   drain?: boolean;
+  longChecks?: boolean;
   expectations?: string;
   repeat?: number;
   targetImage?: string;
@@ -45,6 +46,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
     .option('--fault <name>', 'embedded reference only: switch on a deliberate fault (repeatable)', collect, [])
     .option('--read-only', 'only the checks that change nothing on the target (safe for shared staging)')
     .option('--no-drain', 'no test exhausts a rate-limit bucket (shared staging: nobody else gets throttled); those tests are not verified')
+    .option('--long-checks', 'also the checks that wait on the target\'s clock (IDEM-02: a keyed request repeated 25 s later); longer run')
     .option('--expectations <file>', 'YAML baseline of known gaps: rule ID or test name → fail | [pass, fail] | {skip: reason}')
     .option('--target-image <image>', 'start the candidate from this container image (testcontainers) and run against it')
     .option('--target-port <n>', 'the port the image serves HTTP on (default 3000)', integerOption('--target-port', 1, 65535))
@@ -78,6 +80,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
           'reference.faults': flags.fault.length > 0 ? flags.fault : undefined,
           'run.readOnly': flags.readOnly,
           'run.noDrain': flags.drain === false ? true : undefined,
+          'run.longChecks': flags.longChecks,
           'run.expectations': flags.expectations,
           'run.repeat': flags.repeat,
           'target.image': flags.targetImage,

@@ -2,13 +2,14 @@
 // on, and checks those rules come out `fail` (MUST) or `warn` (SHOULD/INFO); against the clean reference no rule
 // may fail. Two vitest sessions serve every run, so the proof costs test time, not start-up time; faults whose
 // tests share no suite file run together, each against its own reference, so the proof takes a few runs, not 145.
-import { FAULTS, provenBy, type FaultName } from '../../reference/index.ts';
+import { FAULTS, needsLongChecks, provenBy, type FaultName } from '../../reference/index.ts';
 import { LOAD_VERIFIED_RULES, REQUIREMENTS, requirement, type RuleId } from '../../requirements/index.ts';
 import type { Settings } from '../../config/settings.ts';
 import { closeTransport } from '../http/transport.ts';
 import { computeVerdicts, type RuleVerdict, type Verdict } from '../../report/verdicts.ts';
 import { startEmbeddedTarget } from './embedded-target.ts';
 import { toProfile } from './profile.ts';
+import type { TargetProfile } from '../target-profile.ts';
 import { SuiteSession } from './run-suites.ts';
 
 export interface FaultRow {
@@ -78,10 +79,13 @@ const PROOF_SESSIONS = 2;
 export async function proveFaults(settings: Settings, faults: FaultName[], log: (line: string) => void, provers: OtherProvers = {}, cleanFrom?: CleanVerdicts): Promise<FaultProof> {
   const clean = await startEmbeddedTarget([]);
   const cleanProfile = toProfile(settings, clean);
-  const sessions = await Promise.all(Array.from({ length: PROOF_SESSIONS }, () => SuiteSession.open(cleanProfile, { workers: settings.run.workers, keepThreads: true })));
   const errors: string[] = [];
+  const rows = new Map<FaultName, FaultRow>();
+  const longCleanFailures: RuleVerdict[] = [];
+  // Started first: its runs wait on the clock longest.
+  const longProof = proveWithLongChecks(faults.filter((f) => provenBy(f) === 'suites' && needsLongChecks(f)), settings, cleanProfile, rows, longCleanFailures, errors, log);
+  const sessions = await Promise.all(Array.from({ length: PROOF_SESSIONS }, () => SuiteSession.open(cleanProfile, { workers: settings.run.workers, keepThreads: true })));
   try {
-    const rows = new Map<FaultName, FaultRow>();
     const bySuites: Proved[] = [];
     const elsewhere: FaultName[] = [];
     for (const fault of faults) {
@@ -91,6 +95,7 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
       }
       const rules = (FAULTS[fault].rules as readonly RuleId[]).filter((r) => !LOAD_VERIFIED_RULES.includes(r));
       // The shortest run that can show the rules fail: their own tests (all traffic for a rule checked only passively).
+      if (needsLongChecks(fault)) continue;
       if (rules.length > 0) bySuites.push({ fault, rules, files: await sessions[0]!.filesFor(rules, 'shortest') });
       else rows.set(fault, logged(rowOf(fault, [], 0), log));
     }
@@ -135,21 +140,75 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
       }),
       // conformance fuzz and diff need no suite session: they run beside the suites' runs
       proveElsewhere(elsewhere, provers, rows, errors, log),
+      longProof,
     ]);
     await clean.reference.close();
     const broken = new Set(Object.values(FAULTS).flatMap((f) => f.rules as readonly string[]));
     return {
       clean: cleanVerdicts!,
-      falsePositives: cleanVerdicts!.filter((v) => v.verdict === 'fail' || v.verdict === 'warn'),
+      falsePositives: [...cleanVerdicts!.filter((v) => v.verdict === 'fail' || v.verdict === 'warn'), ...longCleanFailures],
       rows: faults.map((fault) => rows.get(fault)!),
       uncoveredMustRules: REQUIREMENTS.filter((r) => r.level === 'MUST' && !broken.has(r.id)).map((r) => r.id),
       errors,
     };
   } finally {
+    // On an error the long checks' runs may still be going: their sessions close themselves first.
+    await longProof.catch(() => undefined);
     await Promise.all(sessions.map((session) => session.close()));
     await closeTransport();
     await clean.reference.close().catch(() => undefined);
   }
+}
+
+/**
+ * Faults only the long checks show (a key forgotten after seconds): their rules' tests with the long checks on, against
+ * the faulty reference and, as its control, the clean one — the run's clean verdicts have no long check in them. Each
+ * run waits on the clock (IDEM-02's 25 s), so it gets a one-thread session of its own, beside the waves, and holds
+ * none of them up.
+ */
+async function proveWithLongChecks(
+  faults: FaultName[],
+  settings: Settings,
+  cleanProfile: TargetProfile,
+  rows: Map<FaultName, FaultRow>,
+  cleanFailures: RuleVerdict[],
+  errors: string[],
+  log: (line: string) => void,
+): Promise<void> {
+  if (faults.length === 0) return;
+  const rules = [...new Set(faults.flatMap((f) => FAULTS[f].rules as readonly RuleId[]))];
+  const inSession = async (work: (session: SuiteSession) => Promise<void>) => {
+    const session = await SuiteSession.open(cleanProfile, { workers: 1 });
+    try {
+      await work(session);
+    } finally {
+      await session.close();
+    }
+  };
+  // A clean reference of its own: the proof's clean run may be draining the shared one, which another session's bucket plan does not know.
+  const clean = inSession(async (session) => {
+    const target = await startEmbeddedTarget([]);
+    const run = await session.run({ ...toProfile(settings, target), rules, longChecks: true }, { files: await session.filesFor(rules, 'shortest'), scope: 'shortest' }).finally(() => target.reference.close());
+    errors.push(...run.errors.map((e) => `[clean reference, long checks] ${e}`));
+    const verdicts = computeVerdicts(run.records, settings.features).filter((v) => rules.includes(v.id as RuleId));
+    log(`Clean reference with the long checks on (${rules.join(', ')}): ${verdicts.map((v) => `${v.id}=${v.verdict}`).join(' ')}`);
+    cleanFailures.push(...verdicts.filter((v) => v.verdict === 'fail' || v.verdict === 'warn'));
+  });
+  const faulty = inSession(async (session) => {
+    for (const fault of faults) {
+      const started = Date.now();
+      const faultRules = FAULTS[fault].rules as readonly RuleId[];
+      const target = await startEmbeddedTarget([fault]);
+      try {
+        const run = await session.run({ ...toProfile(settings, target), rules: [...faultRules], longChecks: true }, { files: await session.filesFor(faultRules, 'shortest'), scope: 'shortest' });
+        errors.push(...run.errors.map((e) => `[${fault}] ${e}`));
+        rows.set(fault, logged(rowOf(fault, computeVerdicts(run.records, settings.features), Date.now() - started), log));
+      } finally {
+        await target.reference.close();
+      }
+    }
+  });
+  await Promise.all([clean, faulty]);
 }
 
 /** The faults `conformance fuzz` or `conformance diff` prove, after both show nothing against clean references. */

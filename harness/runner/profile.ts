@@ -26,6 +26,7 @@ export function toProfile(settings: Settings, embedded: EmbeddedTarget | undefin
     embeddedReference: embedded !== undefined,
     readOnly: settings.run.readOnly,
     noDrain: settings.run.noDrain,
+    longChecks: settings.run.longChecks,
     skips,
   };
 }

@@ -70,6 +70,7 @@ export class SuiteSession {
     private readonly vitest: Vitest,
     private readonly allure: ConformanceAllureReporter | undefined,
     private readonly plan: BucketPlan,
+    private readonly keepsThreads: boolean,
   ) {}
 
   /** `keepThreads`: for a session that runs many times (the fault proof's waves), each run takes the test threads the
@@ -121,7 +122,7 @@ export class SuiteSession {
     );
     dropSignalListenersSince(before);
     await vitest.standalone();
-    session = new SuiteSession(vitest, allure, plan);
+    session = new SuiteSession(vitest, allure, plan, options.keepThreads === true);
     return session;
   }
 
@@ -216,7 +217,8 @@ export class SuiteSession {
   async close(): Promise<void> {
     this.plan.close();
     await this.vitest.close();
-    await KEPT_THREADS.close();
+    // Only a session that kept threads ends the pool's: another may still be using the threads it keeps.
+    if (this.keepsThreads) await KEPT_THREADS.close();
   }
 }
 

@@ -97,6 +97,23 @@ describe('the survivor ledger (docs/mutation-survivors.md)', () => {
     expect(account.stale.map((r: { at: { line: number }[] }) => r.at[0]!.line)).toEqual([36]);
   });
 
+  it('counts a survivor the long-checks pass killed as detected, only when that pass mutated the same source', () => {
+    const ttl = 'export const COMPLETED_TTL_MS = 24 * 60 * 60 * 1000;\n';
+    const survivor = { line: 1, column: 33, mutator: 'ArithmeticOperator', replacement: '24 * 60 / 60 * 1000', status: 'Survived' };
+    const main = report({ 'reference/idempotency-ttl.ts': { source: ttl, mutants: [survivor, { ...survivor, column: 30, status: 'Killed' }] } });
+    const killedThere = report({ 'reference/idempotency-ttl.ts': { source: ttl, mutants: [{ ...survivor, status: 'Killed' }] } });
+    const account = accountSurvivors(main, [], killedThere);
+    expect(account.killedByLongChecks).toEqual([expect.objectContaining({ file: 'reference/idempotency-ttl.ts', line: 1, column: 33 })]);
+    expect(account.unaccounted).toEqual([]);
+    expect(account.scoreOfCovered).toBeCloseTo(50);
+    expect(account.scoreWithoutEquivalents).toBeCloseTo(100);
+    expect(formatAccount(account, 'docs/mutation-survivors.md')).toContain('1 killed by the long-checks pass, 0 not accounted for');
+    // a pass where it survived too, or a pass over another version of the file, accounts for nothing
+    expect(accountSurvivors(main, [], report({ 'reference/idempotency-ttl.ts': { source: ttl, mutants: [survivor] } })).unaccounted).toHaveLength(1);
+    expect(accountSurvivors(main, [], report({ 'reference/idempotency-ttl.ts': { source: `// moved\n${ttl}`, mutants: [{ ...survivor, status: 'Killed' }] } })).unaccounted).toHaveLength(1);
+    expect(accountSurvivors(main, []).unaccounted).toHaveLength(1);
+  });
+
   it('points at a row whose code fits a survivor that moved to another line', () => {
     const rows = parseLedger(LEDGER);
     const source = `${'\n'.repeat(29)}  const m = header.trim();\n`;

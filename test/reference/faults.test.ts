@@ -1,5 +1,5 @@
 // Every fault of the catalog is exercised: a probe observes a behaviour that differs with the fault on.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CATALOG, type RuleId } from '../../requirements/index.ts';
 import { FAULTS, type FaultName, type ReferenceOptions } from '../../reference/index.ts';
 import { type CallOptions, type Client, withReference } from './helpers.ts';
@@ -191,6 +191,17 @@ const PROBES: Record<FaultName, Probe> = {
     },
     { idempotentProcessingDelayMs: 100 },
   ),
+  'completed-key-forgotten-early': p(async (c) => {
+    const keyed = { headers: { 'idempotency-key': 'kept' } };
+    await c.post('/v2/workflows', wfBody(), keyed);
+    // why: only Date is faked, so the store sees 11 s pass while the sockets keep their real timers
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 11_000 });
+    try {
+      return (await c.post('/v2/workflows', wfBody(), keyed)).status;
+    } finally {
+      vi.useRealTimers();
+    }
+  }),
   'in-flight-lock-expires-early': p(
     async (c) => {
       await c.workflow('t');

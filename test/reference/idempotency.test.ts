@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IdempotencyStore, COMPLETED_TTL_MS, IN_PROGRESS_TTL_MS } from '../../reference/idempotency.ts';
+import { IdempotencyStore } from '../../reference/idempotency.ts';
+import { COMPLETED_TTL_MS, IN_PROGRESS_TTL_MS } from '../../reference/idempotency-ttl.ts';
 import { withReference } from './helpers.ts';
 
 describe('IdempotencyStore', () => {
