@@ -1,6 +1,6 @@
 // The one chain that turns defaults, a config file, environment variables and CLI flags into validated Settings.
 import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { isRuleId } from '../requirements/index.ts';
 import { ConfigError } from './config-error.ts';
@@ -19,8 +19,8 @@ export interface SettingsSources {
   env?: Record<string, string | undefined>;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: true });
-const validateSettings = ajv.compile(settingsSchema);
+// Compiled on first use, not at load: `--version` and `reference` import this module and never validate.
+let validateSettings: ValidateFunction | undefined;
 
 export function resolveSettings(sources: SettingsSources): Settings {
   const env = sources.env ?? {};
@@ -65,6 +65,7 @@ function readConfigFile(file: string, env: Record<string, string | undefined>): 
 }
 
 function assertValid(data: unknown, source: string): void {
+  validateSettings ??= new Ajv({ allErrors: true, strict: true }).compile(settingsSchema);
   if (validateSettings(data)) return;
   const error = validateSettings.errors![0]!;
   const at = error.instancePath.slice(1).replaceAll('/', '.');

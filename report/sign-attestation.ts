@@ -3,8 +3,7 @@
 // Rekor entry — where those services are reachable.
 import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { bundleToJSON } from '@sigstore/bundle';
-import { DEFAULT_FULCIO_URL, DEFAULT_REKOR_URL, DSSEBundleBuilder, FulcioSigner, RekorWitness, type IdentityProvider, type Signature, type Signer } from '@sigstore/sign';
+import type { IdentityProvider, Signature, Signer } from '@sigstore/sign';
 import { IN_TOTO_PAYLOAD_TYPE, type Statement } from './attestation.ts';
 
 /** Signing could not happen; the message names the flag, the file or the service. */
@@ -75,6 +74,8 @@ export function checkKeylessIdentity(env: Record<string, string | undefined>): v
 
 /** The statement signed and packaged as Sigstore bundle JSON (what attestation.sigstore.json holds). */
 export async function signStatement(statement: Statement, method: SigningMethod): Promise<string> {
+  // Loaded here, not at start: every command that can sign imports this module, few runs sign (0.3 s of CPU).
+  const [{ bundleToJSON }, { DEFAULT_FULCIO_URL, DEFAULT_REKOR_URL, DSSEBundleBuilder, FulcioSigner, RekorWitness }] = await Promise.all([import('@sigstore/bundle'), import('@sigstore/sign')]);
   const artifact = { data: Buffer.from(JSON.stringify(statement)), type: IN_TOTO_PAYLOAD_TYPE };
   if (method.kind === 'key') {
     const bundle = await new DSSEBundleBuilder({ signer: new LocalKeySigner(method.key), witnesses: [] }).create(artifact);

@@ -3,9 +3,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { resolveSettings } from '../../config/resolve-settings.ts';
-import { SigningError } from '../../report/sign-attestation.ts';
-import { ARTIFACTS, writeBundleFromDir } from '../../report/write-reports.ts';
 import { UsageError } from '../cli-error.ts';
 import { addSigningOptions, signingMethod, type SigningFlags } from '../signing-options.ts';
 
@@ -21,6 +18,12 @@ export function registerBundle(program: Command, env: Record<string, string | un
     .option('--report-dir <dir>', 'the report dir of a `conformance run` (default reports/)')
     .option('--out <file>', 'where the bundle goes (default REPORT_DIR/conformance-bundle.tar.gz)');
   addSigningOptions(command).action(async (flags: BundleFlags) => {
+    // Loaded here, not at start: the report writers bring tar and the Sigstore signer.
+    const [{ resolveSettings }, { SigningError }, { ARTIFACTS, writeBundleFromDir }] = await Promise.all([
+      import('../../config/resolve-settings.ts'),
+      import('../../report/sign-attestation.ts'),
+      import('../../report/write-reports.ts'),
+    ]);
     const dir = resolveSettings({ env, flags: { 'run.reportDir': flags.reportDir } }).run.reportDir;
     const missing = [ARTIFACTS.conformanceJson, ARTIFACTS.junitXml, ARTIFACTS.configuration].filter((name) => !existsSync(join(dir, name)));
     if (missing.length > 0) throw new UsageError(`--report-dir ${dir} holds no complete run (missing ${missing.join(', ')}): run \`conformance run --report-dir ${dir}\` first`);

@@ -1,6 +1,5 @@
 // `conformance diff`: the same requests to a candidate and the reference; every difference in the answers.
 import type { Command } from 'commander';
-import { resolveSettings } from '../../config/resolve-settings.ts';
 import { UsageError } from '../cli-error.ts';
 
 interface DiffFlags {
@@ -23,6 +22,7 @@ export function registerDiff(program: Command, env: Record<string, string | unde
     .option('--reference-api-key <key>', 'API key for --reference')
     .option('--report-dir <dir>', 'where diff.json is written (default reports/)')
     .action(async (flags: DiffFlags) => {
+      const { resolveSettings } = await import('../../config/resolve-settings.ts');
       const settings = resolveSettings({
         env,
         ...(flags.config ? { configFile: flags.config } : {}),

@@ -2,16 +2,19 @@
 import type { Command } from 'commander';
 import { isRuleId } from '../../requirements/index.ts';
 import { EXIT } from '../cli-error.ts';
-import { closestRuleIds } from '../explain/closest-ids.ts';
-import { printExplanation } from '../explain/print-explanation.ts';
-import { explainRule } from '../explain/rule-explanation.ts';
 
 export function registerExplain(program: Command, setExit: (code: number) => void): void {
   program
     .command('explain')
     .description('print a rule: its level and text, the tests that judge it (file:line), the schemas it checks, the reference code that implements it and the faults that break it')
     .argument('<rule>', 'a rule ID of RULES.md, e.g. TRIG-02 (any case)')
-    .action((input: string) => {
+    .action(async (input: string) => {
+      // Loaded here, not at start: the explanation reads the suites, schemas and reference sources.
+      const [{ closestRuleIds }, { printExplanation }, { explainRule }] = await Promise.all([
+        import('../explain/closest-ids.ts'),
+        import('../explain/print-explanation.ts'),
+        import('../explain/rule-explanation.ts'),
+      ]);
       const id = input.trim().toUpperCase();
       if (!isRuleId(id)) {
         process.stderr.write(`conformance: unknown rule "${input}"; closest known: ${closestRuleIds(id).join(', ')}\n`);

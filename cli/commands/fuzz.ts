@@ -2,7 +2,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_BUDGET, DEFAULT_SEED } from '../../fuzz/defaults.ts';
 import { FUZZ_TARGET_IDS } from '../../fuzz/targets.ts';
-import { resolveSettings } from '../../config/resolve-settings.ts';
 import { UsageError } from '../cli-error.ts';
 import { collect, integerOption } from '../options.ts';
 import { parseFaults } from './reference.ts';
@@ -37,6 +36,7 @@ export function registerFuzz(program: Command, env: Record<string, string | unde
       const unknown = flags.operation.filter((o) => !FUZZ_TARGET_IDS.includes(o));
       if (unknown.length > 0) throw new UsageError(`--operation: unknown ${unknown.join(', ')}; known: ${FUZZ_TARGET_IDS.join(', ')}`);
       parseFaults(flags.fault);
+      const { resolveSettings } = await import('../../config/resolve-settings.ts');
       const settings = resolveSettings({
         env,
         ...(flags.config ? { configFile: flags.config } : {}),

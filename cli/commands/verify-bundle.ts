@@ -2,9 +2,8 @@
 // exit 0 CERTIFIED, 1 INVALID (a check failed: tampering, wrong key or identity), 3 intact but certifies nothing.
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { certifyBundle, type BundleVerification } from '../../report/certify-bundle.ts';
-import { readBundle } from '../../report/verify-bundle.ts';
-import { readPublicKey, readTrustedRoots, TrustPolicyError, type TrustPolicy } from '../../report/verify-attestation.ts';
+import type { BundleVerification } from '../../report/certify-bundle.ts';
+import type { TrustPolicy } from '../../report/verify-attestation.ts';
 import { EXIT, UsageError } from '../cli-error.ts';
 
 interface VerifyFlags {
@@ -23,9 +22,15 @@ export function registerVerifyBundle(program: Command, setExit: (code: number) =
     .option('--certificate-identity <san>', 'keyless: the identity the signing certificate must name (e.g. the workflow URL)')
     .option('--certificate-oidc-issuer <url>', 'keyless: the OIDC issuer of that identity (e.g. https://token.actions.githubusercontent.com)')
     .option('--trusted-root <file>', 'keyless: Sigstore trusted root (trusted_root.json, or `gh attestation trusted-root` output)')
-    .action((file: string, flags: VerifyFlags) => {
+    .action(async (file: string, flags: VerifyFlags) => {
+      // Loaded here, not at start: Sigstore's verifier and tar serve this command only.
+      const [{ certifyBundle }, { readBundle }, attestation] = await Promise.all([
+        import('../../report/certify-bundle.ts'),
+        import('../../report/verify-bundle.ts'),
+        import('../../report/verify-attestation.ts'),
+      ]);
       if (!existsSync(file)) throw new UsageError(`no such bundle: ${file}`);
-      const policy = trustPolicy(flags);
+      const policy = trustPolicy(flags, attestation);
       const print = (line: string) => process.stdout.write(`${line}\n`);
       let result: BundleVerification;
       try {
@@ -65,7 +70,7 @@ function signedBy(a: BundleVerification['attestation']): string {
   return a.signatureChecked ? 'NOT the given key or identity: the signature does not verify' : 'not checked (no --public-key or --certificate-identity given)';
 }
 
-function trustPolicy(flags: VerifyFlags): TrustPolicy {
+function trustPolicy(flags: VerifyFlags, { readPublicKey, readTrustedRoots, TrustPolicyError }: typeof import('../../report/verify-attestation.ts')): TrustPolicy {
   const keyless = flags.certificateIdentity !== undefined || flags.certificateOidcIssuer !== undefined || flags.trustedRoot !== undefined;
   if (flags.publicKey && keyless) throw new UsageError('--public-key checks a key signature; --certificate-identity/--certificate-oidc-issuer/--trusted-root a keyless one: give one or the other');
   try {
