@@ -84,8 +84,9 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
   const longCleanFailures: RuleVerdict[] = [];
   // Started first: its runs wait on the clock longest.
   const longProof = proveWithLongChecks(faults.filter((f) => provenBy(f) === 'suites' && needsLongChecks(f)), settings, cleanProfile, rows, longCleanFailures, errors, log);
-  const sessions = await Promise.all(Array.from({ length: PROOF_SESSIONS }, () => SuiteSession.open(cleanProfile, { workers: settings.run.workers, keepThreads: true })));
+  let sessions: SuiteSession[] = [];
   try {
+    sessions = await Promise.all(Array.from({ length: PROOF_SESSIONS }, () => SuiteSession.open(cleanProfile, { workers: settings.run.workers, keepThreads: true })));
     const bySuites: Proved[] = [];
     const elsewhere: FaultName[] = [];
     for (const fault of faults) {
@@ -93,9 +94,9 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
         elsewhere.push(fault);
         continue;
       }
-      const rules = (FAULTS[fault].rules as readonly RuleId[]).filter((r) => !LOAD_VERIFIED_RULES.includes(r));
+      if (needsLongChecks(fault)) continue; // proved beside the waves (proveWithLongChecks)
+      const rules = suiteRules(fault);
       // The shortest run that can show the rules fail: their own tests (all traffic for a rule checked only passively).
-      if (needsLongChecks(fault)) continue;
       if (rules.length > 0) bySuites.push({ fault, rules, files: await sessions[0]!.filesFor(rules, 'shortest') });
       else rows.set(fault, logged(rowOf(fault, [], 0), log));
     }
@@ -176,7 +177,7 @@ async function proveWithLongChecks(
   log: (line: string) => void,
 ): Promise<void> {
   if (faults.length === 0) return;
-  const rules = [...new Set(faults.flatMap((f) => FAULTS[f].rules as readonly RuleId[]))];
+  const rules = [...new Set(faults.flatMap(suiteRules))];
   const inSession = async (work: (session: SuiteSession) => Promise<void>) => {
     const session = await SuiteSession.open(cleanProfile, { workers: 1 });
     try {
@@ -197,10 +198,10 @@ async function proveWithLongChecks(
   const faulty = inSession(async (session) => {
     for (const fault of faults) {
       const started = Date.now();
-      const faultRules = FAULTS[fault].rules as readonly RuleId[];
+      const faultRules = suiteRules(fault);
       const target = await startEmbeddedTarget([fault]);
       try {
-        const run = await session.run({ ...toProfile(settings, target), rules: [...faultRules], longChecks: true }, { files: await session.filesFor(faultRules, 'shortest'), scope: 'shortest' });
+        const run = await session.run({ ...toProfile(settings, target), rules: faultRules, longChecks: true }, { files: await session.filesFor(faultRules, 'shortest'), scope: 'shortest' });
         errors.push(...run.errors.map((e) => `[${fault}] ${e}`));
         rows.set(fault, logged(rowOf(fault, computeVerdicts(run.records, settings.features), Date.now() - started), log));
       } finally {
@@ -228,6 +229,11 @@ async function proveElsewhere(faults: FaultName[], provers: OtherProvers, rows: 
     const shown = row.provenBy === 'diff' ? `drift at ${row.evidence?.length ? row.evidence[0] : 'nothing'}` : row.rules.map((r) => `${r.id}=${r.verdict}`).join(' ');
     log(`  ${row.killed ? '✓ killed  ' : '✗ SURVIVED'} ${fault.padEnd(34)} ${shown} (by conformance ${row.provenBy})`);
   }
+}
+
+/** The rules a fault breaks that the suites judge (RL-05 is the load tests'). */
+function suiteRules(fault: FaultName): RuleId[] {
+  return (FAULTS[fault].rules as readonly RuleId[]).filter((r) => !LOAD_VERIFIED_RULES.includes(r));
 }
 
 /** A fault the suites prove: the rules it breaks that the suites verify, and the suite files that run for them. */
