@@ -1,34 +1,15 @@
 import { expect } from 'vitest';
 import { conformance } from '../../fixtures/conformance.ts';
 import { settle } from '../../harness/eventually.ts';
-import type { ApiResponse } from '../../harness/http/api-client.ts';
 import { expectTriggered, freshRecipients, lastTriggeredAt, lastTriggeredAtAfterRun, subscriberExists, TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
 import { expectSuccess } from '../../fixtures/idempotency/eight-operations.ts';
-import { freshKey, isReplay, withKey } from '../../fixtures/idempotency/keys.ts';
+import { freshKey, withKey } from '../../fixtures/idempotency/keys.ts';
+import { expectCreatedOnce, expectReplayOf, keyedWorkflowCreation } from '../../fixtures/idempotency/replay.ts';
 
-/** IDEM-02's wire part: the repeat answers with the cached status and body, marked as a replay. */
-function expectReplayOf(replay: ApiResponse, original: ApiResponse, what: string): void {
-  expect(isReplay(original), `the first ${what} was processed, so it must not be marked Idempotency-Replay (got "${original.headers['idempotency-replay']}")`).toBe(false);
-  expect(replay.status, `the repeated ${what} must return the cached status ${original.status}`).toBe(original.status);
-  expect(replay.json, `the repeated ${what} must return a body equal to the first response's`).toEqual(original.json);
-  expect(replay.headers['idempotency-replay'], `the repeated ${what} must carry Idempotency-Replay: true`).toBe('true');
-}
-
-conformance('IDEM-02', 'a repeated keyed workflow creation replays the 201 and creates one workflow', async ({ api, ids, cleanup }) => {
-  const workflowId = ids.slug('wf');
-  cleanup.remove(`workflow ${workflowId}`, `/v2/workflows/${workflowId}`);
-  const body = { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'in-app', type: 'in_app' }] };
-  const key = freshKey(ids);
-
-  const first = await api.post('/v2/workflows', body, withKey(key));
-  expectSuccess(first, 'the first workflow creation');
-  // Processed a second time, this request would be a duplicate workflowId (409 or 400), not a 201.
-  const repeat = await api.post('/v2/workflows', body, withKey(key));
-  expectReplayOf(repeat, first, 'workflow creation');
-
-  const read = await api.get(`/v2/workflows/${workflowId}`);
-  expect(read.status, 'the workflow created once is readable').toBe(200);
-  expect(read.data?._id, 'the one stored workflow is the one the first response described').toBe(first.data?._id);
+conformance('IDEM-02', 'a repeated keyed workflow creation replays the 201 and creates one workflow', async (ctx) => {
+  const { workflowId, first, repeat } = await keyedWorkflowCreation(ctx);
+  expectReplayOf(await repeat(), first, 'workflow creation');
+  await expectCreatedOnce(ctx, workflowId, first);
 });
 
 conformance('IDEM-02', 'a repeated keyed trigger replays the response and runs the workflow once', async ({ api, ids, provision, target }) => {
