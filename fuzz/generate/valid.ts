@@ -39,8 +39,17 @@ function ofType(type: JsonType, node: Node): Arbitrary<unknown> {
 
 function stringArbitrary(s: JsonSchema): Arbitrary<string> {
   if (s.format === 'date-time') return isoDateTime;
-  if (typeof s.pattern === 'string') return fc.stringMatching(new RegExp(s.pattern));
+  if (typeof s.pattern === 'string') return matching(s.pattern);
   return text({ ...(typeof s.minLength === 'number' ? { minLength: s.minLength } : {}), ...(typeof s.maxLength === 'number' ? { maxLength: s.maxLength } : {}) });
+}
+
+// why: building a pattern's arbitrary walks its character classes; rebuilt per schema node it cost the fuzz tests 1.2 s of CPU
+const byPattern = new Map<string, Arbitrary<string>>();
+
+function matching(pattern: string): Arbitrary<string> {
+  let arbitrary = byPattern.get(pattern);
+  if (!arbitrary) byPattern.set(pattern, (arbitrary = fc.stringMatching(new RegExp(pattern))));
+  return arbitrary;
 }
 
 /** Any length within the bounds, plus the boundary counts themselves: empty, one, and the maximum. */
