@@ -11,7 +11,7 @@ const PROJECT = fileURLToPath(new URL('../', import.meta.url));
 
 /**
  * The URL of the bundled `cli/main.ts` of `root`, built first if any file it bundles changed since the last build;
- * undefined if it cannot be built (the caller then runs the sources through tsx, which reports the error).
+ * or why it cannot be built (the caller then runs the sources through tsx, which reports a compile error its own way).
  */
 export async function bundledCli(root = PROJECT) {
   // One cache per checkout: Stryker's sandboxes share the project's node_modules.
@@ -21,8 +21,8 @@ export async function bundledCli(root = PROJECT) {
   if (key && existsSync(join(cache, key, 'main.mjs'))) return { url: pathToFileURL(join(cache, key, 'main.mjs')).href, built: false };
   try {
     return { url: pathToFileURL(await build(root, cache)).href, built: true };
-  } catch {
-    return undefined;
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
   }
 }
 
