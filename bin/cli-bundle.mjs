@@ -51,6 +51,8 @@ async function build(root, cache) {
   try {
     const result = await esbuild({
       entryPoints: { main: join(root, 'cli/main.ts') },
+      // the metafile's paths are relative to this, wherever the command was started
+      absWorkingDir: resolve(root),
       outdir: staging,
       outExtension: { '.js': '.mjs' },
       bundle: true,
@@ -66,6 +68,7 @@ async function build(root, cache) {
     });
     const inputs = Object.keys(result.metafile.inputs).map((file) => relative(root, resolve(root, file)).split('\\').join('/')).sort();
     const key = keyOf(root, inputs);
+    if (!key) throw new Error(`a bundled file cannot be read back: ${inputs.join(', ')}`);
     const final = join(cache, key);
     try {
       renameSync(staging, final);

@@ -1,19 +1,21 @@
 // The CLI's bundle (bin/cli-bundle.mjs): built on first start, reused while no bundled file changes, rebuilt when one
 // does; each module keeps its own import.meta.url, lazy imports stay lazy; sources that do not build fall back to tsx.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundledCli } from '../../bin/cli-bundle.mjs';
 
-const project = mkdtempSync(join(tmpdir(), 'cli-bundle-'));
+const temporary = mkdtempSync(join(tmpdir(), 'cli-bundle-'));
+// nested deeper than the working directory: a path taken relative to the wrong one cannot land on the right file by chance
+const project = join(temporary, ...process.cwd().split(sep).filter(Boolean).map(() => 'nested'));
 const write = (file: string, text: string) => writeFileSync(join(project, file), text);
-mkdirSync(join(project, 'cli'));
+mkdirSync(join(project, 'cli'), { recursive: true });
 write('cli/main.ts', "import { greeting } from './greeting.ts';\nexport const main = (): string => greeting;\nexport const lazy = async (): Promise<string> => (await import('./lazy.ts')).where;\n");
 write('cli/greeting.ts', "export const greeting: string = 'hello';\n");
 write('cli/lazy.ts', 'export const where: string = import.meta.url;\n');
-afterAll(() => rmSync(project, { recursive: true, force: true }));
+afterAll(() => rmSync(temporary, { recursive: true, force: true }));
 
 interface Bundled {
   main(): string;
@@ -35,6 +37,12 @@ describe('the CLI bundle', () => {
     const second = await built(false);
     expect(second.url).toBe(first.url);
     expect((await load(first.url)).main()).toBe('hello');
+  });
+
+  it('keys the build on the bundled files, named from the project root wherever the command started', () => {
+    const [cache] = readdirSync(join(project, 'node_modules/.cache/conformance-cli'));
+    const inputs = JSON.parse(readFileSync(join(project, 'node_modules/.cache/conformance-cli', cache!, 'inputs.json'), 'utf8')) as string[];
+    expect(inputs).toEqual(['cli/greeting.ts', 'cli/lazy.ts', 'cli/main.ts']);
   });
 
   it('keeps each module its own import.meta.url, and a lazy import in a chunk of its own', async () => {
