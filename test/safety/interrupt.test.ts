@@ -16,7 +16,8 @@ afterEach(async () => {
 async function runAgainstReference(dir: string) {
   reference = await startReference();
   const { apiKeys } = reference;
-  return spawnCli(['run', '--target', reference.baseUrl, '--api-key', apiKeys.dev, '--secondary-api-key', apiKeys.prod, '--restricted-api-key', apiKeys.restricted, '--report-dir', dir]);
+  // two suite workers: the stop must reach each of them, and the sweep must find what either created
+  return spawnCli(['run', '--target', reference.baseUrl, '--api-key', apiKeys.dev, '--secondary-api-key', apiKeys.prod, '--restricted-api-key', apiKeys.restricted, '--report-dir', dir], { CONFORMANCE_WORKERS: '2' });
 }
 
 /** A run against a fresh reference, sent `signal` once its first tests are done. */
