@@ -1,6 +1,6 @@
 // The CLI's TypeScript, bundled by esbuild (the compiler tsx runs on) into node_modules/.cache and rebuilt whenever a
 // file it bundles changes. Why: under tsx's loader hooks every module a command loads goes through the hooks' thread,
-// 0.5 s of CPU per start; `npm test` starts the CLI 50 times. Nothing to run by hand: the first start builds it.
+// 0.5 s of CPU per start; `npm test` starts the CLI 48 times. Nothing to run by hand: the first start builds it.
 // Plain JavaScript, since it runs before anything can load TypeScript.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
