@@ -1,5 +1,6 @@
 // The CLI's bundle (bin/cli-bundle.mjs): built on first start, reused while no bundled file changes, rebuilt when one
-// does; each module keeps its own import.meta.url, lazy imports stay lazy; sources that do not build fall back to tsx.
+// does; each module keeps its own import.meta.url, lazy imports stay lazy; sources that do not build are refused with
+// the reason (bin/conformance.js then runs them through tsx, as the container image does: it cannot write the cache).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
