@@ -187,7 +187,7 @@ function ruleRow(rule: RuleVerdict): Markup {
   <td>${rule.level}</td>
   <td><span class="v v-${rule.verdict}">${rule.verdict}</span></td>
   <td>${codeSpans(rule.text)}${rule.reason ? html`<div class="muted reason">${rule.reason}</div>` : ''}</td>
-  <td>${rule.tests.length === 0 ? html`<span class="muted">none</span>` : html`<details><summary>${rule.tests.length} test${rule.tests.length === 1 ? '' : 's'}</summary><ul class="tests">${rule.tests.map((t) => html`<li><span class="s s-${t.status}">${t.status}</span> ${t.name}${t.level ? ' (SHOULD-level)' : ''} <span class="muted">${t.durationMs} ms</span>${t.status !== 'passed' && t.status !== 'failed' && t.message ? html`<div class="muted">${t.message}</div>` : ''}</li>`)}</ul></details>`}</td>
+  <td>${rule.tests.length === 0 ? html`<span class="muted">none</span>` : html`<details><summary>${rule.tests.length} test${rule.tests.length === 1 ? '' : 's'}</summary><ul class="tests">${rule.tests.map((t) => html`<li><span class="s s-${t.status}">${t.status}</span> ${t.name}${t.level ? ' (SHOULD-level)' : ''} <span class="muted">${t.durationMs} ms</span>${t.transport ? html`<div class="muted">ran ${t.transport.tries} times: ${t.transport.faults.join('; ')}</div>` : ''}${t.status !== 'passed' && t.status !== 'failed' && t.message ? html`<div class="muted">${t.message}</div>` : ''}</li>`)}</ul></details>`}</td>
 </tr>`;
 }
 
