@@ -9,7 +9,7 @@ import { collect, integerOption } from '../options.ts';
 export const MIN_KEY_LENGTH = 16;
 
 /** Each key: its flag (the same names as `conformance run`), then its environment variable. */
-const KEY_SOURCES = {
+export const KEY_SOURCES = {
   dev: { flag: 'apiKey', option: '--api-key', envVar: 'REFERENCE_API_KEY' },
   prod: { flag: 'secondaryApiKey', option: '--secondary-api-key', envVar: 'REFERENCE_SECONDARY_API_KEY' },
   restricted: { flag: 'restrictedApiKey', option: '--restricted-api-key', envVar: 'REFERENCE_RESTRICTED_API_KEY' },
