@@ -1,15 +1,20 @@
 // docs/RULES.md: every rule of the catalog with how the suite verifies it, generated from the catalog and the
 // suites so that the document shipped with the suite is the one it judges by (`conformance rules` prints it).
-import { AREAS, REQUIREMENTS, SPEC_VERSION, type Requirement, type RequirementArea } from '../../requirements/index.ts';
+import { declaredOff } from '../../report/declared-off.ts';
+import { AREAS, REQUIREMENTS, SPEC_VERSION, type Requirement } from '../../requirements/index.ts';
 import { activeTests, type ActiveTest } from './active-tests.ts';
 import { explainRule } from './rule-explanation.ts';
 import { sourceFiles } from './source-files.ts';
 
-/** What a target may declare off, by area, and the setting that says so (report/verdicts.ts decides from it). */
-const DECLARABLE: Partial<Record<RequirementArea, string>> = {
-  IDEM: '`features.idempotency: false` (`CONFORMANCE_FEATURE_IDEMPOTENCY=false`)',
-  RL: '`features.rateLimiting: false` (`CONFORMANCE_FEATURE_RATE_LIMITING=false`)',
-};
+/** Every declaration switched off: the rules it takes out (report/declared-off.ts) are the ones a target may declare off. */
+export const ALL_OFF = { idempotency: false, rateLimiting: false, regionalEndpoint: false } as const;
+
+/** How each feature is declared off, for the table of declarations (a harness test holds it against declaredOff). */
+export const DECLARATIONS = [
+  { rules: 'IDEM-*', how: '`features.idempotency: false` (`CONFORMANCE_FEATURE_IDEMPOTENCY=false`)' },
+  { rules: 'RL-*', how: '`features.rateLimiting: false` (`CONFORMANCE_FEATURE_RATE_LIMITING=false`)' },
+  { rules: 'VER-02', how: '`features.regionalEndpoint: false` (`--no-regional-endpoint`, `CONFORMANCE_FEATURE_REGIONAL_ENDPOINT=false`)' },
+];
 
 /** What a test's `needs` asks of the configuration; without it the test is not verified. */
 const NEEDS: Record<string, string> = {
@@ -45,7 +50,7 @@ export function rulesDocument(): string {
     '',
     '| rules | declared off by | then |',
     '|---|---|---|',
-    ...Object.entries(DECLARABLE).map(([area, how]) => `| ${area}-* | ${how} | not-applicable, and the report says it was declared |`),
+    ...DECLARATIONS.map((d) => `| ${d.rules} | ${d.how} | not-applicable, and the report says it was declared |`),
     '| RL-05 | `limits.triggerRps: <n>` (`CONFORMANCE_TRIGGER_RPS`) | judged at the declared trigger rate instead of 600/s |',
     '',
     ...Object.entries(AREAS).flatMap(([area, heading]) => [
@@ -75,7 +80,7 @@ function ruleSection(rule: Requirement, tests: ActiveTest[], needsOf: Map<Active
     ...[...needed].map(([need, n]) => `- Needs ${NEEDS[need] ?? need}: ${n === tests.length ? 'every test' : `${n} of ${tests.length} tests`}; not verified without it.`),
     ...(rule.observableOnlyWhenItHappens ? ['- Observable only when the target answers that way; a run that never sees it lists the rule under `summary.exceptedMust`, never as passed.'] : []),
     ...(rule.verifiedBy === 'load' ? ['- `conformance run` leaves it not-verified until `conformance load` merges its verdict.'] : []),
-    ...(DECLARABLE[rule.area] ? [`- May be declared off: ${DECLARABLE[rule.area]}.`] : []),
+    ...(declaredOff(rule, ALL_OFF) ? [`- Not applicable when ${declaredOff(rule, ALL_OFF)}.`] : []),
     ...(tests.length > 0 ? ['', '<details><summary>Tests</summary>', '', ...tests.map((t) => `- ${title(t.text)} (\`${t.file}\`)`), '', '</details>'] : []),
     '',
   ];

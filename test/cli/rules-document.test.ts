@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { rulesDocument } from '../../cli/explain/rules-document.ts';
+import { ALL_OFF, DECLARATIONS, rulesDocument } from '../../cli/explain/rules-document.ts';
+import { declaredOff } from '../../report/declared-off.ts';
 import { REPO_ROOT } from '../../report/suite-info.ts';
 import { REQUIREMENTS } from '../../requirements/index.ts';
 import { runCli } from '../hostile/run-cli.ts';
@@ -31,10 +32,19 @@ describe('docs/RULES.md', () => {
     expect(of('AUTH-05')).toContain('Needs a secondary key');
     expect(of('RL-04')).toContain('Needs a drained rate-limit bucket');
     expect(of('RL-05')).toMatch(/under load \(`conformance load`: trigger-limit/);
-    expect(of('RL-01')).toContain('May be declared off: `features.rateLimiting: false`');
+    expect(of('RL-01')).toContain('Not applicable when the target declares rate limiting off (features.rateLimiting)');
+    expect(of('VER-02')).toContain('Not applicable when the target declares no regional endpoint');
     expect(of('IDEM-02')).toContain('Needs `--long-checks`: 1 of');
     expect(of('ERR-08')).toContain('summary.exceptedMust');
     expect(of('ERR-01')).toContain('a check on every exchange of the run');
+  });
+
+  test('its table of declarations names exactly the rules a declaration takes out', () => {
+    const takenOut = REQUIREMENTS.filter((r) => declaredOff(r, ALL_OFF)).map((r) => r.id);
+    const covers = (row: string, id: string) => (row.endsWith('-*') ? id.startsWith(row.slice(0, -1)) : id === row);
+    expect(takenOut.filter((id) => !DECLARATIONS.some((d) => covers(d.rules, id)))).toEqual([]);
+    for (const d of DECLARATIONS) expect(takenOut.some((id) => covers(d.rules, id)), d.rules).toBe(true);
+    expect(REQUIREMENTS.filter((r) => !declaredOff(r, ALL_OFF)).some((r) => DECLARATIONS.some((d) => covers(d.rules, r.id)))).toBe(false);
   });
 
   test('`conformance rules` prints it', async () => {
