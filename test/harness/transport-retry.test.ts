@@ -24,6 +24,10 @@ describe('transport faults across tries', () => {
     expect(repeatedFinding(drains)).toBeUndefined();
   });
 
+  it('a single try (no retries configured) is never a finding: nothing repeated', () => {
+    expect(repeatedFinding([faultedTry([reset('POST', '/v1/events/trigger')], PREFIX)])).toBeUndefined();
+  });
+
   it('normalizes run-prefixed and generated ids, so one request reads the same on every try', () => {
     const tries = [faultedTry([reset('GET', `/v2/subscribers/${PREFIX}-s-1/preferences`)], PREFIX), faultedTry([reset('GET', '/v2/subscribers/65a1b2c3d4e5f6a7b8c9d0e1/preferences')], PREFIX)];
     expect(repeatedFinding(tries)).toContain('GET /v2/subscribers/{id}/preferences');
