@@ -280,7 +280,7 @@ function readJsonBody(req: IncomingMessage, limit: number, app: App): Promise<un
   const declared = lenHeader === undefined ? -1 : Number(lenHeader);
   if (declared === 0) return Promise.resolve(undefined);
   const tooLarge = () => new HttpError(413, `Request body exceeds the limit of ${limit} bytes`);
-  if (declared > limit) {
+  if (declared > limit || (declared === limit && app.has('body-at-limit-refused'))) {
     req.resume();
     return Promise.reject(tooLarge());
   }
@@ -292,7 +292,7 @@ function readJsonBody(req: IncomingMessage, limit: number, app: App): Promise<un
       if (done) return;
       size += c.length;
       // why: a chunked body declares no length, so only this count holds it to the limit
-      if (size > limit && !app.has('chunked-body-unlimited')) {
+      if ((size > limit || (size === limit && app.has('chunked-body-at-limit-refused'))) && !app.has('chunked-body-unlimited')) {
         done = true;
         chunks.length = 0;
         req.removeListener('data', onData);
