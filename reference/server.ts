@@ -280,7 +280,12 @@ function readJsonBody(req: IncomingMessage, limit: number, app: App): Promise<un
   const declared = lenHeader === undefined ? -1 : Number(lenHeader);
   if (declared === 0) return Promise.resolve(undefined);
   const tooLarge = () => new HttpError(413, `Request body exceeds the limit of ${limit} bytes`);
-  if (declared > limit || (declared === limit && app.has('body-at-limit-refused'))) {
+  if (declared > limit) {
+    req.resume();
+    return Promise.reject(tooLarge());
+  }
+  // why: fault `body-at-limit-refused` takes a declared length of exactly the limit for one over it
+  if (declared === limit && app.has('body-at-limit-refused')) {
     req.resume();
     return Promise.reject(tooLarge());
   }
@@ -291,8 +296,10 @@ function readJsonBody(req: IncomingMessage, limit: number, app: App): Promise<un
     const onData = (c: Buffer) => {
       if (done) return;
       size += c.length;
+      // why: fault `chunked-body-at-limit-refused` counts a body that reaches exactly the limit as one over it
+      if (size === limit && app.has('chunked-body-at-limit-refused')) size++;
       // why: a chunked body declares no length, so only this count holds it to the limit
-      if ((size > limit || (size === limit && app.has('chunked-body-at-limit-refused'))) && !app.has('chunked-body-unlimited')) {
+      if (size > limit && !app.has('chunked-body-unlimited')) {
         done = true;
         chunks.length = 0;
         req.removeListener('data', onData);

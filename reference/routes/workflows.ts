@@ -93,7 +93,9 @@ function parseSteps(app: App, errs: FieldErrors, raw: unknown[]): Step[] {
     const _id = optString(errs, s, '_id', `${f}.`);
     const controlValues = optObject(errs, s, 'controlValues', `${f}.`);
     if (name === undefined || typeof type !== 'string') return;
-    if (stepId !== undefined && seen.has(stepId) && !app.has('duplicate-step-id-accepted')) errs.add(`${f}.stepId`, `stepId "${stepId}" is used by another step`, stepId);
+    // why: fault `duplicate-step-id-accepted` forgets the stepIds of the steps before, so a repeated one passes
+    if (app.has('duplicate-step-id-accepted')) seen.clear();
+    if (stepId !== undefined && seen.has(stepId)) errs.add(`${f}.stepId`, `stepId "${stepId}" is used by another step`, stepId);
     // why: a derived stepId must not collide with another step's, given or derived
     const derived = app.has('derived-step-id-unslugged') ? name.toLowerCase().replace(/[^a-z0-9]/g, '-') : app.has('derived-step-id-empty') && !/[a-z0-9]/i.test(name) ? '' : slugify(name);
     stepId ??= app.has('derived-step-id-not-unique') ? derived : uniqueSlug(derived, new Set([...given, ...seen]));
