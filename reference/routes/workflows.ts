@@ -151,7 +151,7 @@ function createWorkflow(ctx: RequestContext) {
     else {
       const identifier = optString(errs, b.agent, 'identifier', 'agent.');
       if (identifier === undefined && b.agent.identifier === undefined) errs.add('agent.identifier', 'identifier should not be empty');
-      else if (identifier !== undefined && !SLUG_PATTERN.test(identifier)) errs.add('agent.identifier', 'identifier must be a valid slug format', identifier);
+      else if (identifier !== undefined && !SLUG_PATTERN.test(identifier) && !app.has('agent-identifier-pattern-unchecked')) errs.add('agent.identifier', 'identifier must be a valid slug format', identifier);
       const providers = optObject(errs, b.agent, 'providers', 'agent.');
       if (providers || app.has('agent-without-providers-crash')) {
         // the fault reads a missing `providers` as if it were there: Object.entries(undefined) throws (500)

@@ -468,6 +468,11 @@ const PROBES: Record<FaultName, Probe> = {
   }),
   'invalid-payload-schema-accepted': p(async (c) => (await createWf(c, { validatePayload: true, payloadSchema: { type: 'not-a-type' } })).status),
   'duplicate-step-id-accepted': p(async (c) => (await createWf(c, { steps: [{ name: 'A', type: 'in_app', stepId: 'same' }, { name: 'B', type: 'in_app', stepId: 'same' }] })).status),
+  'agent-identifier-pattern-unchecked': p(async (c) => (await createWf(c, { agent: { identifier: 'not a slug!' } })).status),
+  'bodyless-request-refused': p(async (c) => {
+    await c.post('/v2/layouts', { layoutId: 'l', name: 'L' });
+    return (await c.post('/v2/layouts/l/preview')).status;
+  }),
   'derived-step-id-empty': p(async (c) => (await createWf(c, { steps: [{ name: '通知', type: 'in_app' }] })).json.data.steps[0].stepId),
 };
 
