@@ -16,13 +16,16 @@
  * `at`: where Stryker places the mutant, `start-end` as `line:column` (end exclusive, as in Stryker's report). `code`:
  * the original code between them (whitespace aside; a long one as `head … tail`), compared on every match, so a row
  * whose code moved is reported, never applied to whatever now sits there. `mutant`: the mutator and its replacement
- * (`Mutator → \`replacement\``; a long one as `head … tail`). `why`: why no conformance test can notice.
+ * (`Mutator → \`replacement\``; a long one as `head … tail`). `why`: why no conformance test can notice, led by the
+ * row's kind: `equivalent:` (truly equivalent: no answer of the API changes) or `open:` (an answer changes, in a way no
+ * rule constrains: open for conformance).
  */
 export const LEDGER_HEADER = ['at', 'code', 'mutant', 'why'];
 
 /**
  * @typedef {{ line: number, column: number }} Position
- * @typedef {{ file: string, start: Position, end: Position, code: string, mutator: string, replacement: string, why: string, docLine: number }} LedgerRow
+ * @typedef {'equivalent' | 'open'} RowKind
+ * @typedef {{ file: string, start: Position, end: Position, code: string, mutator: string, replacement: string, kind: RowKind, why: string, docLine: number }} LedgerRow
  * @typedef {{ file: string, line: number, column: number, end: Position, mutator: string, replacement: string, id: string }} Survivor
  */
 
@@ -57,6 +60,7 @@ const AT = /^(\d+):(\d+)-(\d+):(\d+)$/;
 const MUTANT = /^([A-Z][A-Za-z]+)\s*→\s*([\s\S]+)$/;
 /** Between the head and the tail of a shortened code or replacement cell. */
 export const ELLIPSIS = ' … ';
+const KIND = /^(equivalent|open):\s*([\s\S]*)$/;
 
 /**
  * Reads every ledger row of the document. Throws on a malformed row, naming its line: a ledger that silently drops a
@@ -100,6 +104,8 @@ export function parseLedger(markdown) {
     const code = unquote(codeCell);
     if (!code) throw new Error(`${where}: a ledger row gives the original code`);
     if (!why) throw new Error(`${where}: a ledger row says why`);
+    const kind = KIND.exec(why);
+    if (!kind || !kind[2]) throw new Error(`${where}: a ledger row's why starts with its kind, \`equivalent:\` (no answer changes) or \`open:\` (an answer changes, no rule constrains it), then says why`);
     rows.push({
       file,
       start: { line: Number(at[1]), column: Number(at[2]) },
@@ -107,7 +113,8 @@ export function parseLedger(markdown) {
       code,
       mutator: mutant[1],
       replacement: unquote(mutant[2]),
-      why,
+      kind: kind[1],
+      why: kind[2],
       docLine: index + 1,
     });
   });
@@ -231,7 +238,7 @@ export function accountSurvivors(report, rows, longChecks) {
       }
       const row = rowOf.get(m.id);
       if (row) {
-        accounted.push({ ...s, why: row.why, docLine: row.docLine });
+        accounted.push({ ...s, kind: row.kind, why: row.why, docLine: row.docLine });
         continue;
       }
       // A moved row whose code and mutation fit this survivor: the lines moved since it was written.
@@ -265,7 +272,7 @@ export function formatAccount(account, ledgerPath) {
   const pct = (n) => (Number.isNaN(n) ? 'n/a' : `${n.toFixed(1)} %`);
   const out = [
     `Mutants: ${counts.killed} killed, ${counts.timeout} timed out, ${counts.survived} survived, ${counts.noCoverage} not covered, ${counts.ignored} ignored${counts.errors ? `, ${counts.errors} errors` : ''}`,
-    `Survivors: ${accounted.length} listed as equivalent in ${ledgerPath}, ${killedByLongChecks.length} killed by the long-checks pass, ${unaccounted.length} not accounted for`,
+    `Survivors: ${accounted.length} listed as equivalent in ${ledgerPath} (${accounted.filter((s) => s.kind === 'equivalent').length} truly equivalent, ${accounted.filter((s) => s.kind === 'open').length} open for conformance), ${killedByLongChecks.length} killed by the long-checks pass, ${unaccounted.length} not accounted for`,
     `Score of covered mutants: ${pct(account.scoreOfCovered)} (Stryker's, long checks off); with the long-checks pass's kills and without the ${accounted.length} listed equivalents: ${pct(account.scoreWithoutEquivalents)}`,
   ];
   for (const s of killedByLongChecks) out.push(`  killed by the long-checks pass: ${s.file}:${s.line}:${s.column} ${s.mutator} → ${oneLine(s.replacement)}`);

@@ -13,9 +13,9 @@ const LEDGER = `# Surviving mutants
 
 | at | code | mutant | why |
 |---|---|---|---|
-| 3:5-3:27 | \`/^apikey\\s*$/i.test(h)\` | ConditionalExpression → \`false\` | both branches return null unless a fault is on |
-| 2:13-2:26 | \`header.trim()\` | MethodExpression → \`header\` | node's HTTP parser already trims header values |
-| 4:11-4:17 | \`a \\|\\| b\` | LogicalOperator → \`a && b\` | an escaped pipe in code |
+| 3:5-3:27 | \`/^apikey\\s*$/i.test(h)\` | ConditionalExpression → \`false\` | equivalent: both branches return null unless a fault is on |
+| 2:13-2:26 | \`header.trim()\` | MethodExpression → \`header\` | equivalent: node's HTTP parser already trims header values |
+| 4:11-4:17 | \`a \\|\\| b\` | LogicalOperator → \`a && b\` | open: an escaped pipe in code |
 
 ### Gaps, now killed
 
@@ -52,6 +52,8 @@ describe('the survivor ledger (docs/mutation-survivors.md)', () => {
     expect(rows).toHaveLength(3);
     expect(rows[1]).toMatchObject({ file: 'reference/auth.ts', start: { line: 2, column: 13 }, end: { line: 2, column: 26 }, code: 'header.trim()', mutator: 'MethodExpression', replacement: 'header' });
     expect(rows[2].code).toBe('a || b');
+    expect(rows.map((r: { kind: string }) => r.kind)).toEqual(['equivalent', 'equivalent', 'open']);
+    expect(rows[0].why).toBe('both branches return null unless a fault is on');
   });
 
   it('keeps an escaped pipe inside a cell', () => {
@@ -59,11 +61,13 @@ describe('the survivor ledger (docs/mutation-survivors.md)', () => {
   });
 
   it('refuses a row that could name more than one mutant, naming its line', () => {
-    expect(() => parseLedger(row('| 3:1-3:2 | `x` | * | why |'))).toThrow(/docs line 5: "\*" does not name one mutant/);
-    expect(() => parseLedger(row('| 3:1-3:2 | `x` | Regex | why |'))).toThrow(/docs line 5: "Regex" does not name one mutant/);
-    expect(() => parseLedger(row('| 3:1 | `x` | Regex → `/a/` | why |'))).toThrow(/docs line 5: "3:1" is not a start-end position/);
-    expect(() => parseLedger(row('| 3:1-3:2 |  | Regex → `/a/` | why |'))).toThrow(/docs line 5: a ledger row gives the original code/);
+    expect(() => parseLedger(row('| 3:1-3:2 | `x` | * | open: why |'))).toThrow(/docs line 5: "\*" does not name one mutant/);
+    expect(() => parseLedger(row('| 3:1-3:2 | `x` | Regex | open: why |'))).toThrow(/docs line 5: "Regex" does not name one mutant/);
+    expect(() => parseLedger(row('| 3:1 | `x` | Regex → `/a/` | open: why |'))).toThrow(/docs line 5: "3:1" is not a start-end position/);
+    expect(() => parseLedger(row('| 3:1-3:2 |  | Regex → `/a/` | open: why |'))).toThrow(/docs line 5: a ledger row gives the original code/);
     expect(() => parseLedger(row('| 3:1-3:2 | `x` | Regex → `/a/` |  |'))).toThrow(/docs line 5: a ledger row says why/);
+    expect(() => parseLedger(row('| 3:1-3:2 | `x` | Regex → `/a/` | no rule reads it |'))).toThrow(/docs line 5: a ledger row's why starts with its kind/);
+    expect(() => parseLedger(row('| 3:1-3:2 | `x` | Regex → `/a/` | open: |'))).toThrow(/docs line 5: a ledger row's why starts with its kind/);
     expect(() => parseLedger('## reference/a.ts\n\n| at | code | mutants | why |\n|---|---|---|---|\n')).toThrow(/docs line 3: a ledger table of the old form/);
   });
 
@@ -92,6 +96,7 @@ describe('the survivor ledger (docs/mutation-survivors.md)', () => {
     // 1 killed of 6 covered; without the 3 listed equivalents, 1 of 3
     expect(account.scoreOfCovered).toBeCloseTo(100 / 6);
     expect(account.scoreWithoutEquivalents).toBeCloseTo(100 / 3);
+    expect(formatAccount(account, 'docs/mutation-survivors.md')).toContain('3 listed as equivalent in docs/mutation-survivors.md (2 truly equivalent, 1 open for conformance)');
   });
 
   it('reports a killed mutant that starts surviving as not accounted for, whatever rows sit at its place', () => {
@@ -115,7 +120,7 @@ describe('the survivor ledger (docs/mutation-survivors.md)', () => {
   it('makes a shortened replacement that fits two mutants an error of the run', () => {
     const source = 'const s = `a very long template literal that the ledger shortens`;\n';
     const long = { start: [1, 11] as [number, number], end: [1, 67] as [number, number], mutator: 'StringLiteral', status: 'Survived' };
-    const rows = parseLedger(row('| 1:11-1:67 | `` `a very long … ledger shortens` `` | StringLiteral → `` `a … ` `` | why |'));
+    const rows = parseLedger(row('| 1:11-1:67 | `` `a very long … ledger shortens` `` | StringLiteral → `` `a … ` `` | open: why |'));
     const account = accountSurvivors(report({ 'reference/a.ts': { source, mutants: [{ ...long, replacement: '`a b`' }, { ...long, replacement: '`a c`' }] } }), rows);
     expect(account.ledgerErrors).toEqual([expect.stringMatching(/fits 2 mutants .*give the replacement whole/)]);
     expect(account.unaccounted).toHaveLength(2);
