@@ -237,7 +237,7 @@ export const FAULTS = {
   'invalid-payload-schema-accepted': { rules: ['TRIG-01'], description: 'A workflow whose `payloadSchema` is not a valid JSON Schema (`{type: "not-a-type"}`) is created with `validatePayload: true`, and every valid trigger of it then answers 500 (found by mutation testing)' },
   'duplicate-step-id-accepted': { rules: ['WF-06'], description: 'Two steps giving the same `stepId` are accepted and stored with it, so the workflow has two steps of one identifier (found by mutation testing)' },
   'derived-step-id-empty': { rules: ['WF-10'], description: 'A step whose name has no ASCII letter or digit (e.g. `通知`) gets the derived stepId `""`, outside the slug pattern (found by mutation testing)' },
-  'agent-identifier-pattern-unchecked': { rules: ['WF-08'], description: 'A workflow `agent.identifier` outside the slug pattern (`not a slug!`) is accepted and echoed (found by rereading the mutation ledger)' },
+  'agent-identifier-pattern-unchecked': { rules: ['WF-08'], description: 'A workflow `agent.identifier` outside the slug pattern (`not a slug!`) is accepted and echoed (found by mutation testing)' },
   'bodyless-request-refused': { rules: ['LP-01'], description: 'A request without a body is refused with 400 instead of being read as `{}`: a layout preview sent without a body fails (found by mutation testing)' },
 } as const satisfies Record<string, Fault>;
 
