@@ -227,6 +227,11 @@ export const FAULTS = {
   'non-string-name-echoed': { rules: ['WF-01', 'CLIENT-02'], description: 'A workflow `name` that is not a string (e.g. `5`) is accepted and echoed: a 201 outside the workflow response schema, which the official client cannot read (found by mutation testing)' },
   'scheme-suffix-accepted': { rules: ['AUTH-03'], description: 'Any scheme that ends in `ApiKey` is taken for `ApiKey` (`X-ApiKey <valid key>` is accepted) (found by mutation testing)' },
   'null-body-crashes': { rules: ['WF-03'], description: 'A request body that is the JSON value `null` crashes the handler: 500 instead of 400/422 (found by mutation testing)' },
+  // Found by comparing with Schemathesis on the published OpenAPI document: what the deployed contract allows
+  'nullable-preferences-refused': { rules: ['CLIENT-04'], deployedOnly: true, description: 'A workflow created with `preferences.user: null` or `preferences.workflow: null` (nullable in the official client\'s models; a workflow read back carries `user: null`) is rejected with 422' },
+  'ts-empty-subscriber-id-refused': { rules: ['TS-06', 'CLIENT-04'], description: 'An empty string in the deprecated `subscriberIds` is rejected with 422 "each value in subscriberIds must be a string" instead of failing as an unknown subscriber' },
+  'ts-string-entries-refused': { rules: ['CLIENT-04'], deployedOnly: true, description: 'A `subscriptions` entry that is a plain subscriber id (a string, as the official client\'s model allows) is rejected with 422 when deleting topic subscriptions' },
+  'method-not-allowed-no-allow': { rules: ['ERR-04'], description: 'A 405 carries no `Allow` header naming the path\'s methods (RFC 9110)' },
 } as const satisfies Record<string, Fault>;
 
 interface Fault {

@@ -450,6 +450,10 @@ const PROBES: Record<FaultName, Probe> = {
   'non-string-name-echoed': p(async (c) => (await createWf(c, { name: 5 })).status),
   'scheme-suffix-accepted': p(async (c) => (await c.get('/v1/environments', { authorization: `X-ApiKey ${c.keys.dev}` })).status),
   'null-body-crashes': p(async (c) => (await c.post('/v2/workflows', null)).status),
+  'nullable-preferences-refused': p(async (c) => (await createWf(c, { preferences: { user: null, workflow: null } })).status),
+  'ts-empty-subscriber-id-refused': tsProbe(async (c) => (await delSubs(c, { subscriberIds: [''] })).status),
+  'ts-string-entries-refused': tsProbe(async (c) => (await delSubs(c, { subscriptions: ['a'] })).status),
+  'method-not-allowed-no-allow': p(async (c) => (await c.call('PUT', '/v2/workflows')).headers.allow),
 };
 
 describe('fault catalog', () => {
