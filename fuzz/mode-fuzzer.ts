@@ -113,6 +113,11 @@ export class ModeFuzzer {
       // the next run starts after the failing case: passing cases are not sent again
       start = Number(details.counterexamplePath.split(':')[0]) + 1;
     }
+    return this.progress();
+  }
+
+  /** What was counted and found so far: after `run`, or after it stopped on an error. */
+  progress(): { counts: ModeCounts; findings: Finding[] } {
     return { counts: this.counts, findings: this.findings };
   }
 
