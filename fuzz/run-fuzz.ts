@@ -10,6 +10,7 @@ import { ApiClient, ExchangeFailed } from '../harness/http/api-client.ts';
 import type { Exchange } from '../harness/http/exchange.ts';
 import type { TargetProfile } from '../harness/target-profile.ts';
 import { pick } from './bind.ts';
+import { sdkModelName } from './sdk-requests.ts';
 import type { Mode } from './judge.ts';
 import { ModeFuzzer, TargetUnreachable, type Finding, type ModeCounts } from './mode-fuzzer.ts';
 import { FUZZ_TARGETS, type FuzzContext, type FuzzTarget } from './targets.ts';
@@ -142,7 +143,9 @@ function stopReason(error: unknown): string {
 }
 
 function modesOf(target: FuzzTarget): Mode[] {
-  return target.body || target.query ? ['valid', 'invalid'] : ['valid'];
+  const modes: Mode[] = target.body || target.query ? ['valid', 'invalid'] : ['valid'];
+  if (target.body && sdkModelName(target.operation.template)) modes.push('sdk');
+  return modes;
 }
 
 function context(api: ApiClient, cleanup: Cleanup, ids: IdFactory, runPrefix: string): FuzzContext {

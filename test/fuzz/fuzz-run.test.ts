@@ -46,6 +46,25 @@ describe('shrinking (fast-check’s own, one request per candidate)', () => {
   });
 });
 
+describe('requests from the official client\'s request models (CLIENT-04)', () => {
+  it('a reference that refuses the nullable preferences blocks is found, shrunk to a body holding one null block', async () => {
+    const result = await fuzz(['nullable-preferences-refused'], { operations: ['create-workflow'] });
+    const refused = result.findings.filter((f) => f.rule === 'CLIENT-04');
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]).toMatchObject({ mode: 'sdk', level: 'warning', status: 422 });
+    const prefs = (refused[0]!.request.body as { preferences: Record<string, unknown> }).preferences;
+    expect(Object.values(prefs)).toContain(null);
+    expect(refused[0]!.reproducer).toContain('curl');
+  });
+
+  it('"" in subscriberIds, which binding leaves as sent, is found refused, and its message judged (CLIENT-03)', async () => {
+    const result = await fuzz(['ts-empty-subscriber-id-refused'], { operations: ['delete-topic-subscriptions'] });
+    const sdk = result.findings.filter((f) => f.mode === 'sdk');
+    expect(sdk.map((f) => f.rule).sort()).toEqual(['CLIENT-03', 'CLIENT-04']);
+    expect(sdk.every((f) => JSON.stringify(f.request.body) === '{"subscriberIds":[""]}')).toBe(true);
+  });
+});
+
 describe('reproducibility', () => {
   const operations = ['create-workflow', 'layout-preview', 'update-subscriber-preferences', 'trigger-event'];
   // server-made ids differ between two references; everything the fuzzer chose must not
