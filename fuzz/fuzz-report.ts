@@ -46,7 +46,9 @@ export function describeFinding(f: Finding, index: number, total: number): strin
   const where = f.broken ? ` (${f.broken.pointer || 'the body'}: ${f.broken.violation})` : '';
   const lines = [
     `FINDING ${index}/${total} [${f.level}] ${f.rule} ${f.operation}, ${f.mode} request${where}: ${f.message}`,
-    `  minimal request after ${f.shrinks} shrink step(s), found at generated request ${f.foundAfter} (fast-check seed ${f.replay.seed}, path ${f.replay.path}):`,
+    f.mode === 'methods'
+      ? '  request (one per method the path does not define):'
+      : `  minimal request after ${f.shrinks} shrink step(s), found at generated request ${f.foundAfter} (fast-check seed ${f.replay.seed}, path ${f.replay.path}):`,
     `    ${f.request.method} ${f.request.path}${f.request.query ? `?${new URLSearchParams(f.request.query).toString()}` : ''}`,
   ];
   if (f.request.body !== undefined) lines.push(`    ${clip(JSON.stringify(f.request.body), 1_000)}`);

@@ -2,6 +2,7 @@
 // rule says so, an invalid one never accepted, and every check the suite applies to all traffic (error body shape,
 // success body schema, errorId on 500, Content-Type, rate-limit headers). Each problem names its rule and level.
 import { requirement, type RuleId } from '../requirements/index.ts';
+import { allowProblem } from '../harness/checks/allow-header.ts';
 import { EVERY_EXCHANGE_CHECKS } from '../harness/checks/schema-checks.ts';
 import type { FeatureSettings } from '../config/settings.ts';
 import type { ApiResponse } from '../harness/http/api-client.ts';
@@ -55,7 +56,12 @@ export function judge({ target, mode, sent, broken, res, features }: Answer): Pr
     const key = fields.map((f) => f.replace(/\[\d+\]|\.\d+(?=\.|$)/g, '[]')).sort()[0];
     if (fields.length > 0) add('CLIENT-04', levelOf('CLIENT-04'), `${status} names ${fields.join(', ')} for ${what}`, key);
   }
-  if (!LISTED_ERROR_STATUSES.includes(status) && !target.success.includes(status)) {
+  if (mode === 'methods') {
+    const refused = sent.method;
+    if (![404, 405, 429, 503].includes(status)) add('ERR-04', levelOf('ERR-04'), `${status} to ${refused}, which ${target.operation.template} does not define: 405 (or 404) with the common error body`);
+    const allow = allowProblem(status, res.headers, refused, target.operation.method);
+    if (allow) add('ERR-04', levelOf('ERR-04'), allow);
+  } else if (!LISTED_ERROR_STATUSES.includes(status) && !target.success.includes(status)) {
     if (status >= 200 && status < 300) add(target.rule, levelOf(target.rule), `${status} is not the operation's success status (${target.success.join(' or ')})`);
     else add('FUZZ-STATUS', 'warning', `${status} is not a status the spec lists for ${target.operation.method} ${target.operation.template}`);
   }
@@ -79,6 +85,7 @@ export function judge({ target, mode, sent, broken, res, features }: Answer): Pr
 
 export function describeRequest(mode: Mode, broken: Broken | undefined): string {
   if (mode === 'sdk') return "a request the official client's request model allows";
+  if (mode === 'methods') return 'a method the path does not define';
   return mode === 'valid' ? 'a valid request' : `an invalid request (${describeBroken(broken)})`;
 }
 

@@ -10,6 +10,7 @@ import { ApiClient, ExchangeFailed } from '../harness/http/api-client.ts';
 import type { Exchange } from '../harness/http/exchange.ts';
 import type { TargetProfile } from '../harness/target-profile.ts';
 import { pick } from './bind.ts';
+import { fuzzOtherMethods, undefinedMethods } from './other-methods.ts';
 import { sdkModelName } from './sdk-requests.ts';
 import type { Mode } from './judge.ts';
 import { ModeFuzzer, TargetUnreachable, type Finding, type ModeCounts } from './mode-fuzzer.ts';
@@ -112,6 +113,16 @@ export async function runFuzz(profile: TargetProfile, options: FuzzOptions): Pro
         findings.push(...result.findings);
         options.log(`  ${target.id} ${mode}: ${result.counts.cases} generated, ${result.counts.requests} sent, ${result.findings.length} finding(s)${stopped ? `; stopped: ${stopped.reason}` : ''}`);
         if (stopped) break;
+      }
+      if (!stopped) {
+        try {
+          const other = await fuzzOtherMethods(target, state, ctx, profile);
+          counts.methods = other.counts;
+          findings.push(...other.findings);
+          options.log(`  ${target.id} other methods: ${other.counts.requests} sent (${undefinedMethods(target).join(', ')}), ${other.findings.length} finding(s)`);
+        } catch (error) {
+          stopped = { reason: stopReason(error instanceof ExchangeFailed ? new TargetUnreachable(error.message) : error), operation: target.id, mode: 'methods' };
+        }
       }
     } catch (error) {
       stopped = { reason: stopReason(error), operation: target.id };

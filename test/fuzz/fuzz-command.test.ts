@@ -112,6 +112,7 @@ describe('conformance fuzz', () => {
     it('a set-up the target refuses (501) leaves the operation not fuzzed, the others fuzzed, and exit 3 when nothing else is found', async () => {
       const base = await serve((method, url, res) => {
         if (method === 'GET' && url.startsWith('/v1/environments')) return json(res, 200, { data: [] });
+        if (url.startsWith('/v1/environments')) return res.writeHead(405, { 'content-type': 'application/json', allow: 'GET' }).end(JSON.stringify({ statusCode: 405, timestamp: new Date().toISOString(), path: url }));
         json(res, 501, { statusCode: 501, timestamp: new Date().toISOString(), path: url, message: 'Not Implemented' });
       });
       const { outcome, text, report } = await fuzzAgainst(base, ['list-environments', 'update-subscriber-preferences']);

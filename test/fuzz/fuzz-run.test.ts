@@ -65,6 +65,16 @@ describe('requests from the official client\'s request models (CLIENT-04)', () =
   });
 });
 
+describe('every other method on each path (ERR-04)', () => {
+  it('a 405 without Allow is found once per path, naming the method sent; a crash on one is an error', async () => {
+    const noAllow = await fuzz(['method-not-allowed-no-allow'], { budget: 1, operations: ['trigger-event', 'list-environments'] });
+    expect(noAllow.findings.map((f) => `${f.rule} ${f.operation} ${f.mode} ${f.request.method}`)).toEqual(['ERR-04 list-environments methods PUT', 'ERR-04 trigger-event methods GET']);
+    expect(noAllow.operations.map((o) => o.methods?.requests)).toEqual([3, 4]);
+    const crash = await fuzz(['method-not-allowed-500'], { budget: 1, operations: ['list-environments'] });
+    expect(crash.findings.map((f) => `${f.rule} ${f.level}`)).toEqual(['FUZZ-5XX error', 'ERR-04 warning']);
+  });
+});
+
 describe('reproducibility', () => {
   const operations = ['create-workflow', 'layout-preview', 'update-subscriber-preferences', 'trigger-event'];
   // server-made ids differ between two references; everything the fuzzer chose must not

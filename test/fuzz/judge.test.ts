@@ -103,4 +103,20 @@ describe('judge', () => {
     expect(problems('create-workflow', 'invalid', 422, said(['a'], 'each value in tags must be a string', 'tags'))).toContain('CLIENT-03 warning');
     expect(problems('delete-topic-subscriptions', 'invalid', 422, said({ subscriberId: null }, 'each entry must be an object with an optional subscriberId', 'subscriptions[0]'))).not.toContain('CLIENT-03 warning');
   });
+
+  it('a method the path does not define: 405 with Allow, or 404, holds ERR-04; 2xx, 5xx, another 4xx or a 405 without Allow do not', () => {
+    const t = target('trigger-event');
+    const judged = (status: number, headers: Record<string, string> = {}) => {
+      const res = answer(t, status, errorBody(status, '/v1/events/trigger'));
+      return judge({ target: t, mode: 'methods', sent: { method: 'PUT' as never, path: '/v1/events/trigger' }, res: { ...res, headers: { ...res.headers, ...headers } }, features }).map((p) => `${p.rule} ${p.level}`);
+    };
+    expect(judged(405, { allow: 'POST' })).toEqual([]);
+    expect(judged(404)).toEqual([]);
+    expect(judged(405)).toEqual(['ERR-04 warning']);
+    expect(judged(405, { allow: 'POST, PUT' })).toEqual(['ERR-04 warning']);
+    expect(judged(405, { allow: 'GET' })).toEqual(['ERR-04 warning']);
+    expect(judged(200)).toContain('ERR-04 warning');
+    expect(judged(400)).toEqual(['ERR-04 warning']);
+    expect(judged(500)).toEqual(['FUZZ-5XX error', 'ERR-04 warning']);
+  });
 });
