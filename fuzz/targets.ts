@@ -162,7 +162,8 @@ const deleteTopicSubscriptions = target<TopicState>(op('DELETE', '/v2/topics/{to
   // value whose answer says most about the target's validation
   bind: (body, s, _ctx, skip) => {
     const known = (v: string) => (v === '' ? v : pick(v, [...s.subscribers, v]));
-    let out = rewriteAt(body, '/subscriptions/*/subscriberId', known, skip);
+    let out = rewriteAt(body, '/subscriptions/*', known, skip);
+    out = rewriteAt(out, '/subscriptions/*/subscriberId', known, skip);
     out = rewriteAt(out, '/subscriptions/*/identifier', (v) => pick(v, [...s.subscribers.map((id) => `${s.topicKey}:${id}`), v]), skip);
     return rewriteAt(out, '/subscriberIds/*', known, skip);
   },
