@@ -1,8 +1,8 @@
 // Before a fuzz request is sent: can fuzz.json be written, is the target there, is it the API, does it take the key?
 // A set-up mistake ends the run with exit 2 naming the setting; it never becomes a finding against the target.
 // (One small seam: the shared pre-flight and report-folder probe of `conformance run` can take its place.)
-import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { ApiClient, ExchangeFailed } from '../harness/http/api-client.ts';
 import type { TargetProfile } from '../harness/target-profile.ts';
 
@@ -12,7 +12,7 @@ const PREFLIGHT_REQUEST_MS = 5_000;
 /** Why `dir` cannot hold fuzz.json, naming `--report-dir`, or undefined when a probe file could be written there. */
 export function reportDirProblem(dir: string): string | undefined {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolders(resolve(dir));
     const probe = join(dir, `.fuzz-write-probe-${process.pid}`);
     writeFileSync(probe, 'probe\n');
     unlinkSync(probe);
@@ -21,6 +21,16 @@ export function reportDirProblem(dir: string): string | undefined {
     const e = error as NodeJS.ErrnoException;
     return `--report-dir ${dir}: fuzz.json cannot be written there (${e.code ?? e.message}); choose a folder you can write to`;
   }
+}
+
+/** Each missing folder on its own: Node's recursive mkdir never returns for a path under /proc, a plain one says ENOENT. */
+function makeFolders(absolute: string): void {
+  const missing: string[] = [];
+  for (let at = absolute; !existsSync(at); at = dirname(at)) {
+    missing.unshift(at);
+    if (dirname(at) === at) break;
+  }
+  for (const folder of missing) mkdirSync(folder);
 }
 
 /** Why the fuzz run cannot start against this target (the setting to look at is named), or undefined. */

@@ -3,7 +3,7 @@
 // findings and why it stopped (no API key anywhere), whatever the target answers.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -155,6 +155,14 @@ describe('conformance fuzz', () => {
       expect((await fuzzCommand(settings, { seed: 1, budget: 5, operations: [] }, (l) => lines.push(l))).exitCode).toBe(2);
       expect(lines.join('\n')).toMatch(/--report-dir .*a-file\/reports: fuzz.json cannot be written there/);
       expect(requests).toBe(0);
+    });
+
+    // Node's recursive mkdir never returns for a path under /proc: the probe makes one folder at a time
+    it.runIf(existsSync('/proc/self'))('a --report-dir under /proc is refused at once, not a hang', async () => {
+      const lines: string[] = [];
+      const settings = resolveSettings({ env: {}, flags: { 'run.reportDir': '/proc/cft-no-such/reports' } });
+      expect((await fuzzCommand(settings, { seed: 1, budget: 5, operations: [] }, (l) => lines.push(l))).exitCode).toBe(2);
+      expect(lines.join('\n')).toMatch(/--report-dir \/proc\/cft-no-such\/reports: fuzz.json cannot be written there/);
     });
   });
 });
