@@ -7,7 +7,7 @@ import type { TargetProfile } from '../target-profile.ts';
 import type { Exchange } from './exchange.ts';
 import { truncate } from './exchange.ts';
 import { awaitReserve, noteBucket } from './pacing.ts';
-import { send } from './transport.ts';
+import { send, TRANSPORT_FAULTS } from './transport.ts';
 
 export type { Identity };
 
@@ -28,6 +28,8 @@ export interface RequestOptions {
   regional?: boolean;
   /** Wait out a 429 (up to timeouts.maxRetryAfterS) instead of returning it; off for rate-limit tests. */
   retryOn429?: boolean;
+  /** Sends an idempotent request again (up to this many times) after a transport fault: cleanup and sweeps. */
+  transportRetries?: number;
   timeoutMs?: number;
 }
 
@@ -52,12 +54,15 @@ export class ExchangeFailed extends Error {
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const MAX_429_RETRIES = 3;
+const TRANSPORT_RETRY_PAUSE_MS = 200;
 /** Bodies are kept whole up to this size so passive schema checks can parse them. */
 const RECORDED_BODY_CHARS = 256 * 1024;
 
 export class ApiClient {
   readonly exchanges: Exchange[] = [];
   readonly redactor: Redactor;
+  /** Requests sent and not yet answered (a test that failed may leave some of a concurrent batch in flight). */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     readonly target: TargetProfile,
@@ -77,18 +82,46 @@ export class ApiClient {
     return this.target.keys[identity];
   }
 
-  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const sent = this.requestPaced<T>(method, path, options);
+    const tracked = sent.catch(() => undefined);
+    this.inFlight.add(tracked);
+    void tracked.finally(() => this.inFlight.delete(tracked));
+    return sent;
+  }
+
+  /**
+   * Resolves once every request sent so far has its answer or its error (each is bounded by timeouts.requestMs):
+   * cleanup waits for this, so that a creation still on its way cannot land after the deletion meant to undo it.
+   */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  private async requestPaced<T>(method: string, path: string, options: RequestOptions): Promise<ApiResponse<T>> {
     const honour = options.retryOn429 ?? true;
     // Rate-limit tests (retryOn429: false) spend buckets on purpose; every other request keeps a reserve (pacing.ts).
     const caller = `${options.regional ? this.target.regionalBaseUrl : this.target.baseUrl} ${options.as ?? 'primary'}`;
     for (let attempt = 0; ; attempt++) {
       if (honour) await awaitReserve(caller);
-      const response = await this.once<T>(method, path, options);
+      const response = await this.againAfterTransportFaults(() => this.once<T>(method, path, options), options.transportRetries ?? 0);
       if (honour) noteBucket(caller, response.headers);
       const wait = Number(response.headers['retry-after']);
       if (response.status !== 429 || !honour || attempt >= MAX_429_RETRIES) return response;
       if (!Number.isFinite(wait) || wait > this.target.timeouts.maxRetryAfterS) return response;
       await new Promise((resolve) => setTimeout(resolve, Math.max(wait, 0.05) * 1000));
+    }
+  }
+
+  private async againAfterTransportFaults<T>(send: () => Promise<T>, retries: number): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await send();
+      } catch (error) {
+        const kind = error instanceof ExchangeFailed ? error.exchange.errorKind : undefined;
+        if (attempt >= retries || !kind || !TRANSPORT_FAULTS.includes(kind)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, TRANSPORT_RETRY_PAUSE_MS));
+      }
     }
   }
 
