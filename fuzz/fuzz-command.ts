@@ -8,8 +8,9 @@ import { startEmbeddedTarget, type EmbeddedTarget } from '../harness/runner/embe
 import { toProfile } from '../harness/runner/profile.ts';
 import type { TargetProfile } from '../harness/target-profile.ts';
 import { describeFinding, writeFuzzReport } from './fuzz-report.ts';
+import { probeReportDir } from '../report/report-dir.ts';
 import { escapeForTerminal } from '../report/terminal-text.ts';
-import { fuzzPreflight, reportDirProblem } from './fuzz-preflight.ts';
+import { preflight } from '../harness/runner/preflight.ts';
 import { requestsOf, runFuzz, type FuzzResult } from './run-fuzz.ts';
 import { FUZZ_TARGET_IDS } from './targets.ts';
 
@@ -36,9 +37,9 @@ export async function fuzzCommand(settings: Settings, options: FuzzCommandOption
     return { exitCode: 2 };
   }
   // before anything is started or sent: a run whose findings cannot be kept never starts
-  const badDir = reportDirProblem(settings.run.reportDir);
+  const badDir = probeReportDir(settings.run.reportDir);
   if (badDir) {
-    log(`conformance fuzz: ${badDir}`);
+    log(`conformance fuzz: ${escapeForTerminal(badDir)}`);
     return { exitCode: 2 };
   }
   const startedAt = new Date();
@@ -51,7 +52,10 @@ export async function fuzzCommand(settings: Settings, options: FuzzCommandOption
     const info = { baseUrl: profile.baseUrl, embeddedReference: embedded !== undefined, faults };
     log(`Target: ${embedded ? `embedded reference at ${profile.baseUrl}${faults.length ? ` with fault(s) ${faults.join(', ')}` : ''}` : escapeForTerminal(profile.baseUrl)}`);
     log(`Fuzz: seed ${options.seed}, ${options.timeS !== undefined ? `${options.timeS} s in all` : `${options.budget} generated requests per operation and mode`}, run prefix ${profile.runPrefix}`);
-    const why = await fuzzPreflight(profile);
+    // the same pre-flight as `conformance run`: unreachable, a refused key, a base URL that is not the API
+    const checked = await preflight(profile, settings.run.transportRetries);
+    for (const line of checked.ok ? checked.lines : []) log(escapeForTerminal(line));
+    const why = checked.ok ? undefined : checked.reason;
     if (why) {
       log(`conformance fuzz: ${escapeForTerminal(why)}`);
       const result = emptyResult(options, profile.runPrefix, { reason: `pre-flight: ${why}`, operation: 'pre-flight' });

@@ -42,7 +42,7 @@ describe('conformance fuzz', () => {
     const settings = resolveSettings({ env: {}, flags: { 'run.reportDir': dir(), 'target.baseUrl': 'http://127.0.0.1:9', 'target.apiKey': 'k' } });
     const lines: string[] = [];
     expect((await fuzzCommand(settings, { seed: 1, budget: 5, operations: [] }, (l) => lines.push(l))).exitCode).toBe(2);
-    expect(lines.join('\n')).toMatch(/unreachable \(pre-flight GET \/v1\/environments\).*connection refused/);
+    expect(lines.join('\n')).toMatch(/unreachable \(pre-flight GET http:\/\/127.0.0.1:9\/v1\/environments.*connection refused/);
   });
 
   it.each([
@@ -94,7 +94,7 @@ describe('conformance fuzz', () => {
       try {
         const { outcome, text, report } = await fuzzAgainst(ref.baseUrl, [], 'nk_dev_wrong');
         expect(outcome.exitCode).toBe(2);
-        expect(text).toMatch(/refused the API key \(--api-key \/ CONFORMANCE_API_KEY\).*401/);
+        expect(text).toMatch(/did not accept the primary API key \(--api-key \/ CONFORMANCE_API_KEY\).*401/);
         expect(report).toMatchObject({ summary: { requests: 0, complete: false }, stopped: { operation: 'pre-flight' } });
       } finally {
         await ref.close();
@@ -153,7 +153,7 @@ describe('conformance fuzz', () => {
       const lines: string[] = [];
       const settings = resolveSettings({ env: {}, flags: { 'run.reportDir': join(file, 'reports'), 'target.baseUrl': base, 'target.apiKey': 'k' } });
       expect((await fuzzCommand(settings, { seed: 1, budget: 5, operations: [] }, (l) => lines.push(l))).exitCode).toBe(2);
-      expect(lines.join('\n')).toMatch(/--report-dir .*a-file\/reports: fuzz.json cannot be written there/);
+      expect(lines.join('\n')).toMatch(/--report-dir .*a-file\/reports: the reports cannot be written there/);
       expect(requests).toBe(0);
     });
 
@@ -162,7 +162,7 @@ describe('conformance fuzz', () => {
       const lines: string[] = [];
       const settings = resolveSettings({ env: {}, flags: { 'run.reportDir': '/proc/cft-no-such/reports' } });
       expect((await fuzzCommand(settings, { seed: 1, budget: 5, operations: [] }, (l) => lines.push(l))).exitCode).toBe(2);
-      expect(lines.join('\n')).toMatch(/--report-dir \/proc\/cft-no-such\/reports: fuzz.json cannot be written there/);
+      expect(lines.join('\n')).toMatch(/--report-dir \/proc\/cft-no-such\/reports: the reports cannot be written there/);
     });
   });
 });
