@@ -3,8 +3,9 @@ import { InvalidArgumentError } from 'commander';
 
 export function integerOption(flag: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
   return (raw: string): number => {
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) throw new InvalidArgumentError(`${flag} takes a whole number from ${min} to ${max}, got "${raw}"`);
+    // decimal digits only: Number() would read "" as 0 and "0x10" as 16
+    const value = /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!Number.isSafeInteger(value) || value < min || value > max) throw new InvalidArgumentError(`${flag} takes a whole number from ${min} to ${max} in decimal digits, got "${raw}"`);
     return value;
   };
 }

@@ -1,14 +1,17 @@
 // `conformance fuzz`: the target (given, or the embedded reference), a pre-flight, the fuzz run, reports/fuzz.json,
-// every finding printed with its minimal request and reproducer. Exit 0 nothing found, 1 findings, 2 usage/unreachable.
+// every finding printed with its minimal request and reproducer. Whatever the target answers, fuzz.json is written
+// with what was found and, when the run could not finish, why it stopped.
 import type { FaultName } from '../reference/index.ts';
 import type { Settings } from '../config/settings.ts';
 import { closeTransport } from '../harness/http/transport.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../harness/runner/embedded-target.ts';
 import { toProfile } from '../harness/runner/profile.ts';
-import { unreachable } from '../harness/runner/reachability.ts';
 import type { TargetProfile } from '../harness/target-profile.ts';
 import { describeFinding, writeFuzzReport } from './fuzz-report.ts';
-import { runFuzz, TargetUnreachable, type FuzzResult } from './run-fuzz.ts';
+import { probeReportDir } from '../report/report-dir.ts';
+import { escapeForTerminal } from '../report/terminal-text.ts';
+import { preflight } from '../harness/runner/preflight.ts';
+import { requestsOf, runFuzz, type FuzzResult } from './run-fuzz.ts';
 import { FUZZ_TARGET_IDS } from './targets.ts';
 
 export interface FuzzCommandOptions {
@@ -21,7 +24,8 @@ export interface FuzzCommandOptions {
 }
 
 export interface FuzzOutcome {
-  exitCode: 0 | 1 | 2;
+  /** 0 nothing found, 1 findings, 2 usage error or a run that could not run or stopped, 3 nothing found but some operation's set-up failed. */
+  exitCode: 0 | 1 | 2 | 3;
   result?: FuzzResult;
   reportFile?: string;
 }
@@ -32,6 +36,12 @@ export async function fuzzCommand(settings: Settings, options: FuzzCommandOption
     log(`conformance fuzz: unknown operation ${unknown.map((o) => `"${o}"`).join(', ')} (--operation); known: ${FUZZ_TARGET_IDS.join(', ')}`);
     return { exitCode: 2 };
   }
+  // before anything is started or sent: a run whose findings cannot be kept never starts
+  const badDir = probeReportDir(settings.run.reportDir);
+  if (badDir) {
+    log(`conformance fuzz: ${escapeForTerminal(badDir)}`);
+    return { exitCode: 2 };
+  }
   const startedAt = new Date();
   let embedded: EmbeddedTarget | undefined;
   try {
@@ -39,32 +49,39 @@ export async function fuzzCommand(settings: Settings, options: FuzzCommandOption
     const base = toProfile(settings, embedded);
     const profile: TargetProfile = options.runPrefix ? { ...base, runPrefix: options.runPrefix } : base;
     const faults = settings.reference.faults;
-    log(`Target: ${embedded ? `embedded reference at ${profile.baseUrl}${faults.length ? ` with fault(s) ${faults.join(', ')}` : ''}` : profile.baseUrl}`);
+    const info = { baseUrl: profile.baseUrl, embeddedReference: embedded !== undefined, faults };
+    log(`Target: ${embedded ? `embedded reference at ${profile.baseUrl}${faults.length ? ` with fault(s) ${faults.join(', ')}` : ''}` : escapeForTerminal(profile.baseUrl)}`);
     log(`Fuzz: seed ${options.seed}, ${options.timeS !== undefined ? `${options.timeS} s in all` : `${options.budget} generated requests per operation and mode`}, run prefix ${profile.runPrefix}`);
-    const why = await unreachable(profile);
+    // the same pre-flight as `conformance run`: unreachable, a refused key, a base URL that is not the API
+    const checked = await preflight(profile, settings.run.transportRetries);
+    for (const line of checked.ok ? checked.lines : []) log(escapeForTerminal(line));
+    const why = checked.ok ? undefined : checked.reason;
     if (why) {
-      log(`conformance fuzz: target ${why}`);
-      return { exitCode: 2 };
+      log(`conformance fuzz: ${escapeForTerminal(why)}`);
+      const result = emptyResult(options, profile.runPrefix, { reason: `pre-flight: ${why}`, operation: 'pre-flight' });
+      log(`Report: ${writeFuzzReport(settings.run.reportDir, result, info, startedAt)}`);
+      return { exitCode: 2, result };
     }
-    let result: FuzzResult;
-    try {
-      result = await runFuzz(profile, { seed: options.seed, budget: options.budget, ...(options.timeS !== undefined ? { timeS: options.timeS } : {}), operations: options.operations, log });
-    } catch (error) {
-      if (!(error instanceof TargetUnreachable)) throw error;
-      log(`conformance fuzz: the target stopped answering: ${error.message}`);
-      return { exitCode: 2 };
-    }
-    result.findings.forEach((f, i) => log(['', ...describeFinding(f, i + 1, result.findings.length)].join('\n')));
-    for (const leak of result.leaks) log(`LEAK: ${leak.label}: ${leak.error}`);
-    const requests = result.operations.reduce((n, o) => n + (o.valid?.requests ?? 0) + (o.invalid?.requests ?? 0), 0);
+    const result = await runFuzz(profile, { seed: options.seed, budget: options.budget, ...(options.timeS !== undefined ? { timeS: options.timeS } : {}), operations: options.operations, log });
+    result.findings.forEach((f, i) => log(['', ...describeFinding(f, i + 1, result.findings.length)].map(escapeForTerminal).join('\n')));
+    for (const leak of result.leaks) log(escapeForTerminal(`LEAK: ${leak.label}: ${leak.error}`));
+    const requests = result.operations.reduce((n, o) => n + requestsOf(o), 0);
     const errors = result.findings.filter((f) => f.level === 'error').length;
+    const setupFailed = result.operations.filter((o) => o.setupFailed);
     log('');
-    log(`Fuzzed ${result.operations.filter((o) => !o.skipped).length} operation(s): ${requests} requests in ${(result.durationMs / 1000).toFixed(1)} s; ${result.findings.length} finding(s) (${errors} error(s), ${result.findings.length - errors} warning(s))`);
-    const reportFile = writeFuzzReport(settings.run.reportDir, result, { baseUrl: profile.baseUrl, embeddedReference: embedded !== undefined, faults }, startedAt);
+    log(`Fuzzed ${result.operations.filter((o) => !o.skipped && !o.setupFailed).length} operation(s): ${requests} requests in ${(result.durationMs / 1000).toFixed(1)} s; ${result.findings.length} finding(s) (${errors} error(s), ${result.findings.length - errors} warning(s))`);
+    for (const o of setupFailed) log(escapeForTerminal(`NOT FUZZED: ${o.operation}: its set-up failed on the target's answer: ${o.setupFailed}`));
+    if (result.stopped) log(escapeForTerminal(`STOPPED during ${result.stopped.operation}${result.stopped.mode ? ` (${result.stopped.mode})` : ''}: ${result.stopped.reason}; what was found before is kept`));
+    const reportFile = writeFuzzReport(settings.run.reportDir, result, info, startedAt);
     log(`Report: ${reportFile}`);
-    return { exitCode: result.findings.length > 0 ? 1 : 0, result, reportFile };
+    const exitCode = result.stopped ? 2 : result.findings.length > 0 ? 1 : setupFailed.length > 0 ? 3 : 0;
+    return { exitCode, result, reportFile };
   } finally {
     await closeTransport();
     await embedded?.reference.close();
   }
+}
+
+function emptyResult(options: FuzzCommandOptions, runPrefix: string, stopped: NonNullable<FuzzResult['stopped']>): FuzzResult {
+  return { seed: options.seed, budget: options.budget, ...(options.timeS !== undefined ? { timeS: options.timeS } : {}), runPrefix, operations: [], findings: [], leaks: [], durationMs: 0, stopped };
 }

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SUITE_VERSION } from '../report/suite-info.ts';
-import type { FuzzResult, Finding } from './run-fuzz.ts';
+import { requestsOf, type FuzzResult, type Finding } from './run-fuzz.ts';
 
 export const FUZZ_FORMAT = 'notification-api-conformance/fuzz';
 
@@ -26,14 +26,17 @@ export function writeFuzzReport(dir: string, result: FuzzResult, target: FuzzTar
     startedAt: startedAt.toISOString(),
     durationMs: result.durationMs,
     summary: {
-      requests: result.operations.reduce((n, o) => n + (o.valid?.requests ?? 0) + (o.invalid?.requests ?? 0), 0),
+      requests: result.operations.reduce((n, o) => n + requestsOf(o), 0),
       findings: result.findings.length,
       errors: result.findings.filter((f) => f.level === 'error').length,
       warnings: result.findings.filter((f) => f.level === 'warning').length,
+      notFuzzed: result.operations.filter((o) => o.setupFailed).map((o) => ({ operation: o.operation, setupFailed: o.setupFailed })),
+      complete: !result.stopped,
     },
     operations: result.operations,
     findings: result.findings,
     leaks: result.leaks,
+    ...(result.stopped ? { stopped: result.stopped } : {}),
   };
   writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
   return file;
@@ -43,7 +46,9 @@ export function describeFinding(f: Finding, index: number, total: number): strin
   const where = f.broken ? ` (${f.broken.pointer || 'the body'}: ${f.broken.violation})` : '';
   const lines = [
     `FINDING ${index}/${total} [${f.level}] ${f.rule} ${f.operation}, ${f.mode} request${where}: ${f.message}`,
-    `  minimal request after ${f.shrinks} shrink step(s), found at generated request ${f.foundAfter} (fast-check seed ${f.replay.seed}, path ${f.replay.path}):`,
+    f.mode === 'methods'
+      ? '  request (one per method the path does not define):'
+      : `  minimal request after ${f.shrinks} shrink step(s), found at generated request ${f.foundAfter} (fast-check seed ${f.replay.seed}, path ${f.replay.path}):`,
     `    ${f.request.method} ${f.request.path}${f.request.query ? `?${new URLSearchParams(f.request.query).toString()}` : ''}`,
   ];
   if (f.request.body !== undefined) lines.push(`    ${clip(JSON.stringify(f.request.body), 1_000)}`);

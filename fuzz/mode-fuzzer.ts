@@ -12,7 +12,8 @@ import { stableHash } from './bind.ts';
 import { invalidArbitrary, type Broken } from './generate/invalid.ts';
 import { schemaNode, type Node } from './generate/schema-nodes.ts';
 import { validArbitrary } from './generate/valid.ts';
-import { describeBroken, judge, signature, type Level, type Mode, type Problem } from './judge.ts';
+import { describeRequest, judge, signature, type Level, type Mode, type Problem } from './judge.ts';
+import { sdkBodyArbitrary } from './sdk-requests.ts';
 import type { FuzzContext, FuzzTarget, SentRequest } from './targets.ts';
 
 /** Requests one finding's shrinking may send before fast-check keeps the smallest request found so far. */
@@ -81,7 +82,7 @@ export class ModeFuzzer {
     private readonly timeShareMs: number | undefined,
   ) {
     const input = inputOf(target);
-    this.arbitrary = !input ? fc.constant(undefined) : mode === 'valid' ? validArbitrary(input.node) : invalidArbitrary(input.node, { textOnly: input.kind === 'query' })!;
+    this.arbitrary = !input ? fc.constant(undefined) : mode === 'sdk' ? sdkBodyArbitrary(target.operation.template)! : mode === 'valid' ? validArbitrary(input.node) : invalidArbitrary(input.node, { textOnly: input.kind === 'query' })!;
     this.conforms = conformance(target);
     // per operation and mode, so `--operation X` sends exactly what the full run sends for X
     this.seed = (options.seed ^ stableHash(`${target.id}/${mode}`)) >>> 0;
@@ -113,6 +114,11 @@ export class ModeFuzzer {
       // the next run starts after the failing case: passing cases are not sent again
       start = Number(details.counterexamplePath.split(':')[0]) + 1;
     }
+    return this.progress();
+  }
+
+  /** What was counted and found so far: after `run`, or after it stopped on an error. */
+  progress(): { counts: ModeCounts; findings: Finding[] } {
     return { counts: this.counts, findings: this.findings };
   }
 
@@ -126,7 +132,8 @@ export class ModeFuzzer {
       const shrinking = wanted !== undefined;
       if (shrinking && shrinkRequests >= SHRINK_REQUEST_LIMIT) return true;
       const { sent, broken } = this.build(generated);
-      const agrees = this.mode === 'valid' ? this.conforms(sent) : !this.conforms(sent);
+      // an sdk request is what the client's model allows, whatever the project's schema says: that is the point
+      const agrees = this.mode === 'sdk' || (this.mode === 'valid' ? this.conforms(sent) : !this.conforms(sent));
       if (!agrees || JSON.stringify(sent.body ?? sent.query ?? null).length > MAX_BODY_CHARS) {
         if (!shrinking) this.counts.discarded += 1;
         fc.pre(false);
@@ -179,8 +186,8 @@ export class ModeFuzzer {
       if (error.exchange.errorKind === 'refused') throw new TargetUnreachable(error.message);
       ctx.api.exchanges.length = 0;
       this.counts.statuses.none = (this.counts.statuses.none ?? 0) + 1;
-      const what = mode === 'valid' ? 'a valid request' : `an invalid request (${describeBroken(broken)})`;
-      const problem: Problem = { rule: mode === 'valid' ? target.rule : 'FUZZ-5XX', level: 'error', message: `no answer to ${what}: ${error.exchange.error}` };
+      const what = describeRequest(mode, broken);
+      const problem: Problem = { rule: mode === 'valid' || mode === 'sdk' ? target.rule : 'FUZZ-5XX', level: 'error', message: `no answer to ${what}: ${error.exchange.error}` };
       return [{ sent, ...(broken ? { broken } : {}), failure: error, problem, status: 0 }];
     }
   }

@@ -10,6 +10,8 @@ import { ApiClient, ExchangeFailed } from '../harness/http/api-client.ts';
 import type { Exchange } from '../harness/http/exchange.ts';
 import type { TargetProfile } from '../harness/target-profile.ts';
 import { pick } from './bind.ts';
+import { fuzzOtherMethods, undefinedMethods } from './other-methods.ts';
+import { sdkModelName } from './sdk-requests.ts';
 import type { Mode } from './judge.ts';
 import { ModeFuzzer, TargetUnreachable, type Finding, type ModeCounts } from './mode-fuzzer.ts';
 import { FUZZ_TARGETS, type FuzzContext, type FuzzTarget } from './targets.ts';
@@ -38,9 +40,18 @@ export interface OperationCounts {
   method: string;
   template: string;
   skipped?: string;
+  /** Provisioning the operation's state failed on the target's answer: the operation was not fuzzed. */
+  setupFailed?: string;
   valid?: ModeCounts;
   invalid?: ModeCounts;
+  /** Requests generated from the official client's request model (CLIENT-04). */
+  sdk?: ModeCounts;
+  /** Every other method on the operation's path (ERR-04). */
+  methods?: ModeCounts;
 }
+
+/** Requests sent for an operation, over every mode. */
+export const requestsOf = (o: OperationCounts): number => (o.valid?.requests ?? 0) + (o.invalid?.requests ?? 0) + (o.sdk?.requests ?? 0) + (o.methods?.requests ?? 0);
 
 export interface FuzzResult {
   seed: number;
@@ -51,6 +62,8 @@ export interface FuzzResult {
   findings: Finding[];
   leaks: Leak[];
   durationMs: number;
+  /** Why the run ended before its budget: the target stopped answering, or an answer the fuzzer could not handle. */
+  stopped?: { reason: string; operation: string; mode?: Mode };
 }
 
 
@@ -63,8 +76,10 @@ export async function runFuzz(profile: TargetProfile, options: FuzzOptions): Pro
   const operations: OperationCounts[] = [];
   const leaks: Leak[] = [];
   let propertiesLeft = selected.reduce((n, t) => n + modesOf(t).length, 0);
+  let stopped: FuzzResult['stopped'];
 
   for (const target of selected) {
+    if (stopped) break;
     const cleanup = new Cleanup(api);
     // a counter, not a random salt: the same seed and prefix give the same requests
     const ids = new SequentialIdFactory(profile.runPrefix);
@@ -73,6 +88,11 @@ export async function runFuzz(profile: TargetProfile, options: FuzzOptions): Pro
     operations.push(counts);
     try {
       const state = await setUp(target, ctx);
+      if (state instanceof SetupFailed) {
+        counts.setupFailed = state.message;
+        options.log(`  ${target.id}: not fuzzed, its set-up failed (${state.message})`);
+        continue;
+      }
       if (typeof state === 'string') {
         counts.skipped = state;
         options.log(`  ${target.id}: not fuzzed (${state})`);
@@ -82,13 +102,32 @@ export async function runFuzz(profile: TargetProfile, options: FuzzOptions): Pro
         const share = deadline !== undefined ? Math.max(0, deadline - Date.now()) / propertiesLeft : undefined;
         propertiesLeft -= 1;
         const fuzzer = new ModeFuzzer(target, mode, state, ctx, profile, options, share);
-        const result = await fuzzer.run();
+        try {
+          await fuzzer.run();
+        } catch (error) {
+          // what was found before the stop is kept: it goes into fuzz.json with the reason
+          stopped = { reason: stopReason(error), operation: target.id, mode };
+        }
+        const result = fuzzer.progress();
         counts[mode] = result.counts;
         findings.push(...result.findings);
-        options.log(`  ${target.id} ${mode}: ${result.counts.cases} generated, ${result.counts.requests} sent, ${result.findings.length} finding(s)`);
+        options.log(`  ${target.id} ${mode}: ${result.counts.cases} generated, ${result.counts.requests} sent, ${result.findings.length} finding(s)${stopped ? `; stopped: ${stopped.reason}` : ''}`);
+        if (stopped) break;
       }
+      if (!stopped) {
+        try {
+          const other = await fuzzOtherMethods(target, state, ctx, profile);
+          counts.methods = other.counts;
+          findings.push(...other.findings);
+          options.log(`  ${target.id} other methods: ${other.counts.requests} sent (${undefinedMethods(target).join(', ')}), ${other.findings.length} finding(s)`);
+        } catch (error) {
+          stopped = { reason: stopReason(error instanceof ExchangeFailed ? new TargetUnreachable(error.message) : error), operation: target.id, mode: 'methods' };
+        }
+      }
+    } catch (error) {
+      stopped = { reason: stopReason(error), operation: target.id };
     } finally {
-      leaks.push(...(await cleanup.runAll()));
+      leaks.push(...(await cleanup.runAll().catch((error: unknown) => [{ label: `cleanup of ${target.id}`, error: stopReason(error) }])));
     }
   }
   return {
@@ -100,11 +139,24 @@ export async function runFuzz(profile: TargetProfile, options: FuzzOptions): Pro
     findings,
     leaks,
     durationMs: Date.now() - started,
+    ...(stopped ? { stopped } : {}),
   };
 }
 
+/** A set-up that failed on the target's answer (not a declared skip): the operation is reported as not fuzzed. */
+class SetupFailed {
+  constructor(readonly message: string) {}
+}
+
+function stopReason(error: unknown): string {
+  if (error instanceof TargetUnreachable) return `the target stopped answering: ${error.message}`;
+  return `the fuzzer could not go on: ${error instanceof Error ? error.message : String(error)}`;
+}
+
 function modesOf(target: FuzzTarget): Mode[] {
-  return target.body || target.query ? ['valid', 'invalid'] : ['valid'];
+  const modes: Mode[] = target.body || target.query ? ['valid', 'invalid'] : ['valid'];
+  if (target.body && sdkModelName(target.operation.template)) modes.push('sdk');
+  return modes;
 }
 
 function context(api: ApiClient, cleanup: Cleanup, ids: IdFactory, runPrefix: string): FuzzContext {
@@ -134,7 +186,8 @@ async function setUp(target: FuzzTarget, ctx: FuzzContext): Promise<unknown> {
   } catch (error) {
     if (error instanceof Skip) return error.reason.split('\n')[0]!;
     if (error instanceof ExchangeFailed && error.exchange.errorKind === 'refused') throw new TargetUnreachable(error.message);
-    throw error;
+    // a 501, a body that is not JSON, an answer without the id provisioning reads: the target's answer, not ours
+    return new SetupFailed((error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300));
   }
 }
 

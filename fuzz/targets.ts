@@ -158,10 +158,12 @@ const deleteTopicSubscriptions = target<TopicState>(op('DELETE', '/v2/topics/{to
   // each request may remove the subscriptions: subscribe again (an upsert) so every request meets them
   beforeEach: async ({ provision }, s) => void (await provision.subscribe(s.topicKey, s.subscribers)),
   path: (s) => `/v2/topics/${enc(s.topicKey)}/subscriptions`,
-  // entries name a provisioned subscriber or stay as generated (an unknown one: a partial failure)
+  // entries name a provisioned subscriber or stay as generated (an unknown one: a partial failure); "" stays "", the
+  // value whose answer says most about the target's validation
   bind: (body, s, _ctx, skip) => {
-    const known = (v: string) => pick(v, [...s.subscribers, v]);
-    let out = rewriteAt(body, '/subscriptions/*/subscriberId', known, skip);
+    const known = (v: string) => (v === '' ? v : pick(v, [...s.subscribers, v]));
+    let out = rewriteAt(body, '/subscriptions/*', known, skip);
+    out = rewriteAt(out, '/subscriptions/*/subscriberId', known, skip);
     out = rewriteAt(out, '/subscriptions/*/identifier', (v) => pick(v, [...s.subscribers.map((id) => `${s.topicKey}:${id}`), v]), skip);
     return rewriteAt(out, '/subscriberIds/*', known, skip);
   },
@@ -224,11 +226,17 @@ const triggerEvent = target<{ workflowId: string }>(op('POST', '/v1/events/trigg
   // the provisioned workflow; recipients and actors a trigger may create come from the run's subscriber pool
   bind: (body, s, ctx, skip) => {
     let out = rewriteAt(body, '/name', () => s.workflowId, skip);
-    for (const at of ['/to/*', '/to/*/subscriberId', '/actor', '/actor/subscriberId']) out = rewriteAt(out, at, (v) => ctx.subscriberFor(v), skip);
+    // `to` is one recipient or a list of them (TRIG-03; the official client's model allows both)
+    const recipients = isObject(out) && Array.isArray(out.to) ? ['/to/*', '/to/*/subscriberId'] : ['/to', '/to/subscriberId'];
+    for (const at of [...recipients, '/actor', '/actor/subscriberId']) out = rewriteAt(out, at, (v) => ctx.subscriberFor(v), skip);
     return out;
   },
-  excused4xx: (res, sent) =>
-    res.status === 400 && isObject(sent.body) && typeof sent.body.bridgeUrl === 'string' ? 'TRIG-05: a bridgeUrl that is not a publicly reachable https URL is rejected' : undefined,
+  excused4xx: (res, sent) => {
+    if (res.status === 400 && isObject(sent.body) && typeof sent.body.bridgeUrl === 'string') return 'TRIG-05: a bridgeUrl that is not a publicly reachable https URL is rejected';
+    // the official client's model lets a topic key be "", which the deployed service refuses as empty
+    const emptyTopic = isObject(sent.body) && [sent.body.to].flat().some((r) => isObject(r) && r.topicKey === '');
+    return emptyTopic && blames(res, [/^to(\[\d+\])?\.topicKey$/]) ? 'deployed: an empty topicKey is refused' : undefined;
+  },
   rejections: [{ pointer: /^\/to$/, violations: ['maxItems'], rule: 'TRIG-02' }],
 });
 

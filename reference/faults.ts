@@ -239,6 +239,11 @@ export const FAULTS = {
   'derived-step-id-empty': { rules: ['WF-10'], description: 'A step whose name has no ASCII letter or digit (e.g. `通知`) gets the derived stepId `""`, outside the slug pattern (found by mutation testing)' },
   'agent-identifier-pattern-unchecked': { rules: ['WF-08'], description: 'A workflow `agent.identifier` outside the slug pattern (`not a slug!`) is accepted and echoed (found by mutation testing)' },
   'bodyless-request-refused': { rules: ['LP-01'], description: 'A request without a body is refused with 400 instead of being read as `{}`: a layout preview sent without a body fails (found by mutation testing)' },
+  // Found by comparing with Schemathesis on the published OpenAPI document: what the deployed contract allows
+  'nullable-preferences-refused': { rules: ['CLIENT-04'], deployedOnly: true, description: 'A workflow created with `preferences.user: null` or `preferences.workflow: null` (nullable in the official client\'s models; a workflow read back carries `user: null`) is rejected with 422' },
+  'ts-empty-subscriber-id-refused': { rules: ['TS-06', 'CLIENT-04'], description: 'An empty string in the deprecated `subscriberIds` is rejected with 422 "each value in subscriberIds must be a string" instead of failing as an unknown subscriber' },
+  'ts-string-entries-refused': { rules: ['CLIENT-04'], deployedOnly: true, description: 'A `subscriptions` entry that is a plain subscriber id (a string, as the official client\'s model allows) is rejected with 422 when deleting topic subscriptions' },
+  'method-not-allowed-no-allow': { rules: ['ERR-04'], description: 'A 405 carries no `Allow` header naming the path\'s methods (RFC 9110)' },
 } as const satisfies Record<string, Fault>;
 
 interface Fault {

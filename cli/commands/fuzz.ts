@@ -1,4 +1,5 @@
-// `conformance fuzz`: requests generated from the request schemas; crashes and contract breaks no rule test names.
+// `conformance fuzz`: requests generated from the request schemas and the official client's request models, and every
+// other method on each path; crashes and contract breaks no rule test names.
 import type { Command } from 'commander';
 import { DEFAULT_BUDGET, DEFAULT_SEED } from '../../fuzz/defaults.ts';
 import { FUZZ_TARGET_IDS } from '../../fuzz/targets.ts';
@@ -21,11 +22,11 @@ interface FuzzFlags {
 export function registerFuzz(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
   program
     .command('fuzz')
-    .description('send requests generated from the request schemas (valid, and invalid one field at a time); report 5xx and contract breaks, shrunk')
+    .description('send requests generated from the request schemas (valid, and invalid one field at a time) and from the official client\'s request models, and every other method on each path; report 5xx and contract breaks, shrunk (exit 0 nothing found, 1 findings, 2 usage error or a run that could not run or stopped, 3 an operation\'s set-up failed)')
     .option('--target <url>', 'base URL of the implementation under test (default: the embedded reference)')
     .option('--api-key <key>', 'API key for the target')
     .option('--config <file>', 'YAML or JSON settings file (as for `run`)')
-    .option('--seed <n>', 'generator seed: the same seed sends the same requests', integerOption('--seed', 0, 2 ** 32 - 1), DEFAULT_SEED)
+    .option('--seed <n>', 'generator seed, in decimal digits: the same seed sends the same requests', integerOption('--seed', 0, 2 ** 32 - 1), DEFAULT_SEED)
     .option('--budget <n>', 'generated requests per operation and mode', integerOption('--budget', 1, 100_000), DEFAULT_BUDGET)
     .option('--time <s>', 'a wall-clock budget for the whole run instead of --budget', integerOption('--time', 1, 24 * 3600))
     .option('--operation <id>', `only this operation (repeatable): ${FUZZ_TARGET_IDS.join(', ')}`, collect, [])

@@ -57,7 +57,9 @@ export function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, er
         if (r === '') errs.add(f, 'subscriberId should not be empty', r);
       } else if (isPlainObject(r)) {
         if (r.type === 'Topic') {
-          if (typeof r.topicKey !== 'string' || r.topicKey === '') errs.add(`${f}.topicKey`, 'topicKey must be a string', r.topicKey);
+          // a field error says what is wrong: "" is a string, it is empty
+          if (typeof r.topicKey !== 'string') errs.add(`${f}.topicKey`, 'topicKey must be a string', r.topicKey);
+          else if (r.topicKey === '') errs.add(`${f}.topicKey`, 'topicKey should not be empty', r.topicKey);
         } else if (app.has('object-recipients-rejected') || (app.has('recipient-channels-rejected') && r.channels !== undefined)) errs.add(f, 'recipient must be a subscriberId string', r);
         else if (app.has('channel-without-credentials-crash') && Array.isArray(r.channels) && r.channels.some((c) => isPlainObject(c) && c.credentials === undefined)) throw new Error('channel credentials read before they were checked');
         else checkSubscriberShape(errs, r, `${f}.`, { nullable: true });

@@ -63,7 +63,9 @@ function deleteSubscriptions(ctx: RequestContext) {
         overCap = true;
         errs.add('subscriptions', `subscriptions must contain no more than ${MAX_SUBSCRIPTION_ENTRIES} elements`);
       }
-      b.subscriptions.forEach((e, i) => {
+      b.subscriptions.forEach((raw, i) => {
+        // CLIENT-04: the official client's model lets an entry be a plain subscriber id, as it is on subscribe
+        const e = typeof raw === 'string' && !app.has('ts-string-entries-refused') ? { subscriberId: raw } : raw;
         // why: both fields are optional (spec); an entry naming neither matches nothing and fails as an entry
         const ok =
           isPlainObject(e) &&
@@ -84,7 +86,8 @@ function deleteSubscriptions(ctx: RequestContext) {
         errs.add('subscriberIds', `subscriberIds must contain no more than ${MAX_SUBSCRIPTION_ENTRIES} elements`);
       }
       b.subscriberIds.forEach((id, i) => {
-        if (typeof id !== 'string' || id === '') errs.add(`subscriberIds[${i}]`, 'each value in subscriberIds must be a string', id);
+        // TS-06: "" is a string like any other; it names no subscriber, so it fails as an entry (TS-03), as deployed
+        if (typeof id !== 'string' || (id === '' && app.has('ts-empty-subscriber-id-refused'))) errs.add(`subscriberIds[${i}]`, 'each value in subscriberIds must be a string', id);
         else entries.push({ subscriberId: id });
       });
     }

@@ -16,7 +16,8 @@ export const SOURCES = [
 const PREF_CHANNELS = ['email', 'sms', 'in_app', 'chat', 'push'] as const;
 
 function validatePreferenceBlock(app: App, errs: FieldErrors, v: unknown, field: string): void {
-  if (v === undefined) return;
+  // CLIENT-04: the official client's models make both blocks nullable, and a workflow read back carries `user: null`
+  if (v === undefined || (v === null && !app.has('nullable-preferences-refused'))) return;
   if (!isPlainObject(v)) return errs.add(field, `${field} must be an object`, v);
   if (v.all !== undefined) {
     if (!isPlainObject(v.all)) errs.add(`${field}.all`, 'all must be an object', v.all);

@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { conformance, type ConformanceContext } from '../../fixtures/conformance.ts';
 import { eventually, settle } from '../../harness/eventually.ts';
-import { deleteSubscriptions, ghosts, listedIdentifiers, subscribedTopic, type DeleteResult } from '../../fixtures/topic-subscriptions/topic-setup.ts';
+import { deleteSubscriptions, expectEntryErrors, ghosts, listedIdentifiers, subscribedTopic, type DeleteResult } from '../../fixtures/topic-subscriptions/topic-setup.ts';
 
 type Field = 'subscriptions' | 'subscriberIds';
 
@@ -38,3 +38,16 @@ async function checkCap(ctx: ConformanceContext, field: Field): Promise<void> {
 conformance('TS-05', 'rejects 101 subscriptions entries without removing any, and accepts exactly 100', (ctx) => checkCap(ctx, 'subscriptions'));
 
 conformance('TS-06', 'the deprecated subscriberIds removes subscriptions, rejects 101 ids without removing any and accepts 100', (ctx) => checkCap(ctx, 'subscriberIds'));
+
+// The official client's model is a list of strings: "" is one, which names no subscriber (TS-03), as deployed.
+conformance(['TS-06', 'CLIENT-04'], 'an empty string in subscriberIds fails as an unknown subscriber while the other ids are removed', async (ctx) => {
+  const { topicKey, subscriber } = await subscribedTopic(ctx, ['a']);
+  const res = await deleteSubscriptions(ctx.api, topicKey, { subscriberIds: ['', subscriber.a] });
+  expect(res.status, `subscriberIds ["", a subscribed id] is processed as a partial success, got ${res.status} ${res.text.slice(0, 300)}`).toBe(200);
+  const body = (res.json ?? {}) as DeleteResult;
+  expect(body.meta, 'one entry removed, the empty one failed').toEqual(expect.objectContaining({ totalCount: 2, successful: 1, failed: 1 }));
+  expectEntryErrors(body, [''], 'SUBSCRIBER_NOT_FOUND', 'the empty subscriber id');
+  await eventually(async () => {
+    expect(await listedIdentifiers(ctx.provision, topicKey), 'the subscribed id is removed').toEqual([]);
+  }, { timeoutMs: ctx.target.timeouts.eventuallyMs });
+});

@@ -46,6 +46,35 @@ describe('shrinking (fast-check’s own, one request per candidate)', () => {
   });
 });
 
+describe('requests from the official client\'s request models (CLIENT-04)', () => {
+  it('a reference that refuses the nullable preferences blocks is found, shrunk to a body holding one null block', async () => {
+    const result = await fuzz(['nullable-preferences-refused'], { operations: ['create-workflow'] });
+    const refused = result.findings.filter((f) => f.rule === 'CLIENT-04');
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]).toMatchObject({ mode: 'sdk', level: 'warning', status: 422 });
+    const prefs = (refused[0]!.request.body as { preferences: Record<string, unknown> }).preferences;
+    expect(Object.values(prefs)).toContain(null);
+    expect(refused[0]!.reproducer).toContain('curl');
+  });
+
+  it('"" in subscriberIds, which binding leaves as sent, is found refused, and its message judged (CLIENT-03)', async () => {
+    const result = await fuzz(['ts-empty-subscriber-id-refused'], { operations: ['delete-topic-subscriptions'] });
+    const sdk = result.findings.filter((f) => f.mode === 'sdk');
+    expect(sdk.map((f) => f.rule).sort()).toEqual(['CLIENT-03', 'CLIENT-04']);
+    expect(sdk.every((f) => JSON.stringify(f.request.body) === '{"subscriberIds":[""]}')).toBe(true);
+  });
+});
+
+describe('every other method on each path (ERR-04)', () => {
+  it('a 405 without Allow is found once per path, naming the method sent; a crash on one is an error', async () => {
+    const noAllow = await fuzz(['method-not-allowed-no-allow'], { budget: 1, operations: ['trigger-event', 'list-environments'] });
+    expect(noAllow.findings.map((f) => `${f.rule} ${f.operation} ${f.mode} ${f.request.method}`)).toEqual(['ERR-04 list-environments methods PUT', 'ERR-04 trigger-event methods GET']);
+    expect(noAllow.operations.map((o) => o.methods?.requests)).toEqual([3, 4]);
+    const crash = await fuzz(['method-not-allowed-500'], { budget: 1, operations: ['list-environments'] });
+    expect(crash.findings.map((f) => `${f.rule} ${f.level}`)).toEqual(['FUZZ-5XX error', 'ERR-04 warning']);
+  });
+});
+
 describe('reproducibility', () => {
   const operations = ['create-workflow', 'layout-preview', 'update-subscriber-preferences', 'trigger-event'];
   // server-made ids differ between two references; everything the fuzzer chose must not

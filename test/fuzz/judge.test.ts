@@ -76,4 +76,47 @@ describe('judge', () => {
     expect(problems('layout-preview', 'invalid', 400, { message: 'bad' }, { value: {}, pointer: '', violation: 'type' })).toEqual(['ERR-01 error']);
     expect(problems('list-environments', 'valid', 200, { data: [{ _id: 'e' }] })).toEqual(['ENV-01 error']);
   });
+
+  it('a 4xx naming a field on a request the official client\'s model allows is a CLIENT-04 warning; one naming none is not', () => {
+    const refused = { ...errorBody(422, '/v2/workflows'), errors: { 'preferences.user': { messages: ['user must be an object'], value: null } } };
+    expect(problems('create-workflow', 'sdk', 422, refused, undefined, { preferences: { user: null } })).toContain('CLIENT-04 warning');
+    expect(problems('delete-topic-subscriptions', 'sdk', 404, errorBody(404, '/v2/topics/t/subscriptions'))).not.toContain('CLIENT-04 warning');
+    // a refusal a rule grants is no CLIENT-04 finding (TRIG-05: a bridgeUrl the target will not call)
+    expect(problems('trigger-event', 'sdk', 400, { ...errorBody(400, '/v1/events/trigger'), message: 'bridgeUrl is not allowed' }, undefined, { name: 'w', to: 's', bridgeUrl: 'http://10.0.0.1' })).not.toContain('CLIENT-04 warning');
+  });
+
+  it('a 500 on a request the official client\'s model allows is an error of the operation\'s rule', () => {
+    expect(problems('trigger-event', 'sdk', 500, errorBody(500, '/v1/events/trigger'))).toEqual(['TRIG-01 error']);
+  });
+
+  it('a field error that says "must be a string" of a string is a CLIENT-03 warning, in every mode; a true one is not', () => {
+    const said = (value: unknown, message: string, field = 'subscriberIds[0]') => ({ ...errorBody(422, '/v2/topics/t/subscriptions'), errors: { [field]: { messages: [message], value } } });
+    expect(problems('delete-topic-subscriptions', 'valid', 422, said('', 'each value in subscriberIds must be a string'))).toContain('CLIENT-03 warning');
+    expect(problems('delete-topic-subscriptions', 'invalid', 422, said('', 'each value in subscriberIds must be a string'))).toContain('CLIENT-03 warning');
+    expect(problems('delete-topic-subscriptions', 'invalid', 422, said(5, 'each value in subscriberIds must be a string'))).not.toContain('CLIENT-03 warning');
+    // without an echoed value, the sent one is read at the field's path
+    const unechoed = { ...errorBody(422, '/v1/events/trigger'), errors: { 'to[0].topicKey': { messages: ['topicKey must be a string'] } } };
+    expect(problems('trigger-event', 'sdk', 422, unechoed, undefined, { name: 'w', to: [{ type: 'Topic', topicKey: '' }] })).toContain('CLIENT-03 warning');
+    expect(problems('trigger-event', 'sdk', 422, unechoed, undefined, { name: 'w', to: [{ type: 'Topic', topicKey: 7 }] })).not.toContain('CLIENT-03 warning');
+    // said of the list itself, "each value in" speaks of its items; a message that goes on to say more is not judged
+    expect(problems('create-workflow', 'invalid', 422, said('x', 'each value in tags must be a string', 'tags'))).not.toContain('CLIENT-03 warning');
+    expect(problems('create-workflow', 'invalid', 422, said(['a'], 'each value in tags must be a string', 'tags'))).toContain('CLIENT-03 warning');
+    expect(problems('delete-topic-subscriptions', 'invalid', 422, said({ subscriberId: null }, 'each entry must be an object with an optional subscriberId', 'subscriptions[0]'))).not.toContain('CLIENT-03 warning');
+  });
+
+  it('a method the path does not define: 405 with Allow, or 404, holds ERR-04; 2xx, 5xx, another 4xx or a 405 without Allow do not', () => {
+    const t = target('trigger-event');
+    const judged = (status: number, headers: Record<string, string> = {}) => {
+      const res = answer(t, status, errorBody(status, '/v1/events/trigger'));
+      return judge({ target: t, mode: 'methods', sent: { method: 'PUT' as never, path: '/v1/events/trigger' }, res: { ...res, headers: { ...res.headers, ...headers } }, features }).map((p) => `${p.rule} ${p.level}`);
+    };
+    expect(judged(405, { allow: 'POST' })).toEqual([]);
+    expect(judged(404)).toEqual([]);
+    expect(judged(405)).toEqual(['ERR-04 warning']);
+    expect(judged(405, { allow: 'POST, PUT' })).toEqual(['ERR-04 warning']);
+    expect(judged(405, { allow: 'GET' })).toEqual(['ERR-04 warning']);
+    expect(judged(200)).toContain('ERR-04 warning');
+    expect(judged(400)).toEqual(['ERR-04 warning']);
+    expect(judged(500)).toEqual(['FUZZ-5XX error', 'ERR-04 warning']);
+  });
 });

@@ -10,7 +10,7 @@ import { TriggerEventRequestDto$outboundSchema } from '@novu/api/models/componen
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sdkOutcome } from '../../harness/client/sdk-outcome.ts';
 import { startReference, type RunningReference } from '../../reference/index.ts';
-import { arbitraryOf, type Conventions } from '../schemas/zod-samples.ts';
+import { arbitraryOf, type Conventions } from '../../fuzz/generate/zod-samples.ts';
 import { Client } from './helpers.ts';
 
 const SEED = 20_260_112;
@@ -42,6 +42,12 @@ describe('requests the deployed contract accepts (published OpenAPI 3.18.1)', ()
     expect(r.json.data.previewPayloadExample.subscriber).toMatchObject({ firstName: null, lastName: null });
     // LP-05 still holds: a wrong type is rejected
     expect((await c.post('/v2/layouts/accept-layout/preview', { previewPayload: { subscriber: { isOnline: 'yes' } } })).status).toBe(422);
+  });
+
+  it('a field error says what is wrong with the value: an empty topic key is empty, not "not a string"', async () => {
+    const r = await c.post('/v1/events/trigger', { name: 'accept', to: [{ type: 'Topic', topicKey: '' }] });
+    expect(r.status, r.text).toBe(422);
+    expect(r.json.errors['to[0].topicKey'].messages).toEqual(['topicKey should not be empty']);
   });
 
   it('a 405 lists the allowed methods in Allow (RFC 9110 §15.5.6)', async () => {

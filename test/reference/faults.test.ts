@@ -474,6 +474,10 @@ const PROBES: Record<FaultName, Probe> = {
     return (await c.post('/v2/layouts/l/preview')).status;
   }),
   'derived-step-id-empty': p(async (c) => (await createWf(c, { steps: [{ name: '通知', type: 'in_app' }] })).json.data.steps[0].stepId),
+  'nullable-preferences-refused': p(async (c) => (await createWf(c, { preferences: { user: null, workflow: null } })).status),
+  'ts-empty-subscriber-id-refused': tsProbe(async (c) => (await delSubs(c, { subscriberIds: [''] })).status),
+  'ts-string-entries-refused': tsProbe(async (c) => (await delSubs(c, { subscriptions: ['a'] })).status),
+  'method-not-allowed-no-allow': p(async (c) => (await c.call('PUT', '/v2/workflows')).headers.allow),
 };
 
 describe('fault catalog', () => {

@@ -12,7 +12,7 @@ import { registry, type SchemaName } from '../../schemas/registry.ts';
 import { validateResolved } from '../../schemas/response-check.ts';
 import { resolveResponseSchema } from '../../schemas/route-map.ts';
 import { formatViolation } from '../../schemas/violations.ts';
-import { fixedSample, isoTimestamp, randomSamples, type Conventions } from './zod-samples.ts';
+import { fixedSample, isoTimestamp, randomSamples, type Conventions } from '../../fuzz/generate/zod-samples.ts';
 
 const SEED = 20_260_101;
 const RANDOM_SAMPLES = 150;

@@ -1,6 +1,7 @@
-// Wire values a zod v3 model of the official SDK accepts: minimal, maximal, with nulls, and seeded random ones.
-// Walks `_def.typeName` (the SDK's zod instance is not ours). Inbound models are walked before their transform,
-// so what comes out is the wire form (`_id`, `_environmentId`), exactly what a target may send.
+// Values a zod v3 model of the official SDK accepts: minimal, maximal, with nulls, and seeded random ones (the fuzzer's
+// requests from the deployed contract, and the project's checks of its schemas against the SDK's). Walks `_def.typeName`
+// (the SDK's zod instance is not ours). Models are walked before their transform: inbound ones give the wire form
+// (`_id`), outbound ones the client's form, which the model's own parse turns into the wire body.
 import fc from 'fast-check';
 
 export type Mode = 'minimal' | 'maximal' | 'nulls';

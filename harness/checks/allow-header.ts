@@ -1,0 +1,13 @@
+// ERR-04: a 405 names the methods the path supports in `Allow` (RFC 9110 §15.5.6): the refused method is not one of
+// them, and the operation the spec defines on the path is.
+
+/** What is wrong with a 405's `Allow`, or undefined when it holds (or the answer is no 405). */
+export function allowProblem(status: number, headers: Record<string, string>, refused: string, defined: string): string | undefined {
+  if (status !== 405) return undefined;
+  const raw = headers.allow;
+  if (raw === undefined) return `a 405 to ${refused} carries no Allow header naming the path's methods`;
+  const methods = raw.split(',').map((m) => m.trim().toUpperCase()).filter((m) => m !== '');
+  if (!methods.includes(defined)) return `Allow: ${JSON.stringify(raw)} leaves out ${defined}, which the path supports`;
+  if (methods.includes(refused.toUpperCase())) return `Allow: ${JSON.stringify(raw)} names ${refused}, the method just refused with 405`;
+  return undefined;
+}
