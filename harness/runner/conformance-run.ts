@@ -14,7 +14,8 @@ import { declaredConfiguration, describeDeclared } from '../../report/declared-c
 import { computeVerdicts } from '../../report/verdicts.ts';
 import { writeConfiguration, writeReports } from '../../report/write-reports.ts';
 import type { TargetProfile } from '../target-profile.ts';
-import { startContainerTarget, type ContainerSettings, type ContainerTarget } from './container-target.ts';
+import { startRunContainer } from './container-run.ts';
+import type { ContainerTarget } from './container-target.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from './embedded-target.ts';
 import { finalSweep } from './final-sweep.ts';
 import { interruptedSummary, interruptionError, leftoversOf, markNotReached } from './interrupted-run.ts';
@@ -45,15 +46,18 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
   const expectations: Expectations | undefined = settings.run.expectations ? loadExpectations(settings.run.expectations) : undefined;
   let embedded: EmbeddedTarget | undefined;
   try {
+    // A container that could not start (or was stopped while starting) is the reason the run could not run.
+    let notStarted: string | undefined;
     if (settings.target.image) {
-      io.log(`Starting ${settings.target.image} with testcontainers …`);
-      container = await startContainerTarget(containerSettings(settings), env, io.log);
-      settings = { ...settings, target: { ...settings.target, baseUrl: container.baseUrl } };
+      const start = await startRunContainer(settings, env, io);
+      settings = start.settings;
+      if ('container' in start) container = start.container;
+      else notStarted = start.failure;
     } else if (!settings.target.baseUrl) embedded = await startEmbeddedTarget(settings.reference.faults as FaultName[]);
     const profile = toProfile(settings, embedded, expectations?.skips);
     io.log(describeTarget(profile, settings));
     io.log(`Declared configuration: ${describeDeclared(declaredConfiguration(settings))}`);
-    const unreachable = await preflight(profile, io);
+    const unreachable = notStarted ?? (await preflight(profile, io));
     const interruption = io.interruption;
 
     const runs: SuiteRun[] = [];
@@ -131,9 +135,6 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
   }
 }
 
-/** Environment values shorter than this stay readable in the container's log lines (NODE_ENV=test is no secret). */
-const MIN_SECRET_ENV_VALUE = 8;
-
 /** The longest wait for buckets to refill between passes of --repeat. */
 const REFILL_WAIT_LIMIT_MS = 60_000;
 
@@ -142,20 +143,6 @@ async function waitUntil(epochMs: number | undefined, limitMs: number, signal: A
   const ms = Math.min(limitMs, (epochMs ?? 0) - Date.now());
   // an abort rejects the sleep: it only ends the wait
   if (ms > 0) await sleep(ms, undefined, signal ? { signal } : {}).catch(() => undefined);
-}
-
-function containerSettings(settings: Settings): ContainerSettings {
-  const { target, timeouts } = settings;
-  const env = target.imageEnv ?? {};
-  const secrets = [target.apiKey, target.secondaryApiKey, target.restrictedApiKey, ...Object.values(env).filter((v) => v.length >= MIN_SECRET_ENV_VALUE)];
-  return {
-    image: target.image!,
-    port: target.imagePort ?? 3000,
-    env,
-    waitPath: target.waitPath ?? '/v1/environments',
-    startupTimeoutMs: Math.min(timeouts.runMs, 120_000),
-    secrets: secrets.filter((s): s is string => s !== undefined),
-  };
 }
 
 function describeTarget(profile: TargetProfile, settings: Settings): string {
