@@ -44,10 +44,10 @@ async function pullFailure(pull: Promise<void>): Promise<string | undefined> {
  * that outlives this one — a creation under way is awaited through the run's label — and says exactly what may be
  * left and the command that removes it.
  */
-export function removeWhenGone(track: ContainerTrack): string[] {
+export function removeWhenGone(track: ContainerTrack, remover: (target: string) => number | undefined = spawnRemover): string[] {
   if (track.removed || (!track.id && !track.creating)) return [];
   const filter = `label=${track.label.name}=${track.label.value}`;
-  const pid = spawnRemover(track.id ?? filter);
+  const pid = remover(track.id ?? filter);
   const by = pid ? `a background process (pid ${pid}) removes it${track.id ? '' : ' once the engine has created it'}` : 'no background removal could be started';
   return track.id
     ? [`container ${short(track.id)} of ${track.image}: ${by}; if it stays: docker rm -f ${track.id}`]

@@ -66,7 +66,8 @@ export async function startContainer(engine: ContainerEngine, plan: StartPlan, t
     } catch (error) {
       progress.stop();
       await removeAfterFailure(engine, id, track, plan.log);
-      if (error instanceof ContainerStartFailed || error instanceof ContainerStartInterrupted) throw error;
+      if (error instanceof ContainerStartInterrupted) throw new ContainerStartInterrupted(`${error.message}; ${track.removed ? `container ${short(id)} was removed` : `container ${short(id)} may be left (above)`}`);
+      if (error instanceof ContainerStartFailed) throw error;
       throw new ContainerStartFailed(`the engine could not start container ${short(id)} of ${plan.image}: ${engineMessage(error)}`);
     }
   } finally {
@@ -178,6 +179,7 @@ export async function removeContainer(engine: ContainerEngine, track: ContainerT
   try {
     await engine.remove(track.id);
     track.removed = true;
+    log(`Removed container ${short(track.id)}`);
   } catch (error) {
     log(notRemoved(track.id, engineMessage(error)));
   } finally {
