@@ -14,7 +14,7 @@ import { declaredConfiguration, describeDeclared } from '../../report/declared-c
 import { computeVerdicts } from '../../report/verdicts.ts';
 import { writeConfiguration, writeReports } from '../../report/write-reports.ts';
 import type { TargetProfile } from '../target-profile.ts';
-import { startRunContainer } from './container-run.ts';
+import { startRunContainer, stopRunContainer } from './container-run.ts';
 import type { ContainerTarget } from './container-target.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from './embedded-target.ts';
 import { finalSweep } from './final-sweep.ts';
@@ -94,6 +94,9 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     if (sweep.removed.length > 0) io.log(`Final sweep removed ${sweep.removed.length} leftover resource(s) carrying the run prefix ${profile.runPrefix}`);
     for (const leak of sweep.remaining) io.log(`LEAK: ${leak}`);
     if (interrupted) io.log(interruptedSummary(runs.at(-1)!, sweep, profile));
+    // The container outlives the tests and the sweep, and goes before the reports: a Ctrl-C while it is removed is in them.
+    const removalInterrupted = container ? await stopRunContainer(container, interruption, interrupted, runs) : false;
+    container = undefined;
 
     const verdictsPerRun = runs.map((run) => computeVerdicts(run.records, settings.features, profile.skips, profile.rules));
     if (interrupted) verdictsPerRun.push(markNotReached(verdictsPerRun.pop()!, interruption!.cause));
@@ -115,7 +118,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
       requirements: verdictsPerRun.at(-1)!,
       leaks: sweep.remaining,
       errors: [...new Set(runs.flatMap((r) => r.errors))],
-      interrupted,
+      interrupted: interrupted || removalInterrupted,
     });
     if (settings.run.repeat > 1) report.repeat = { runs: settings.run.repeat, unstable };
     const compared = expectations ? compareWithExpectations(report, expectations) : undefined;
@@ -126,7 +129,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
 
     // A baseline decides the exit on its own terms: known gaps exit 0, surprises 1 (the report keeps the honest verdict).
     const judged = compared ? (compared.unexpected.length === 0 && report.errors.length === 0 ? 0 : 1) : verdictExitCode(report, settings.run.loadFollows);
-    const exitCode = interrupted ? 130 : unreachable ? 2 : unstable.length > 0 ? 1 : judged;
+    const exitCode = interrupted || removalInterrupted ? 130 : unreachable ? 2 : unstable.length > 0 ? 1 : judged;
     return { report, reportFile, exitCode, unstable, ...(compared ? { expectations: compared } : {}) };
   } finally {
     await closeTransport();

@@ -4,6 +4,7 @@ import { ConfigError } from '../../config/config-error.ts';
 import type { Settings } from '../../config/settings.ts';
 import { startContainerTarget, type ContainerIo, type ContainerSettings, type ContainerTarget } from './container-target.ts';
 import { ContainerStartFailed, ContainerStartInterrupted } from './container-start.ts';
+import type { Interruption } from './interruption.ts';
 
 /** Environment values shorter than this stay readable in the container's log lines (NODE_ENV=test is no secret). */
 const MIN_SECRET_ENV_VALUE = 8;
@@ -29,6 +30,17 @@ export async function startRunContainer(settings: Settings, env: Record<string, 
     // not a URL: nothing is sent to it (the run ends before its pre-flight), the report names the image
     return { settings: { ...settings, target: { ...settings.target, baseUrl: `container image ${image} (not started)` } }, failure };
   }
+}
+
+/**
+ * Removes the run's container once its tests and the final sweep are done. A Ctrl-C that came only now (every test
+ * had finished) still makes the run an interrupted one: returns true then, with the run error saying when it came.
+ */
+export async function stopRunContainer(container: ContainerTarget, interruption: Interruption | undefined, alreadyInterrupted: boolean, runs: { errors: string[] }[]): Promise<boolean> {
+  await container.stop();
+  if (alreadyInterrupted || !interruption?.requested) return false;
+  runs.at(-1)?.errors.push(`the run was interrupted (${interruption.cause}) while its container was being removed; every test had finished`);
+  return true;
 }
 
 export function containerSettings(settings: Settings): ContainerSettings {

@@ -175,7 +175,7 @@ async function removeAfterFailure(engine: ContainerEngine, id: string, track: Co
 export async function removeContainer(engine: ContainerEngine, track: ContainerTrack, log: (line: string) => void, progressEveryMs = PROGRESS_EVERY_MS): Promise<void> {
   if (!track.id || track.removed) return;
   const progress = new Progress(log, progressEveryMs);
-  progress.step(`Removing container ${short(track.id)}`, 'the engine’s own time', true);
+  progress.step(`Removing container ${short(track.id)}`, 'the engine’s own time');
   try {
     await engine.remove(track.id);
     track.removed = true;
