@@ -60,6 +60,8 @@ function summaryCase(report: ConformanceReport): Case {
     seconds: 0,
     properties: [['verdict', verdict], ['certification-grade', String(report.certification?.certificationGrade ?? false)]],
     ...(verdict === 'non-conformant' ? { failure: { message, body: detail } } : {}),
+    // A run that could not run is an error of the run, not a failed check (JUnit's error, not failure).
+    ...(verdict === 'error' ? { error: { message, body: report.summary.error ?? message } } : {}),
     ...(verdict === 'incomplete' ? { skipped: `${message}\n${detail}` } : {}),
   };
 }

@@ -48,7 +48,8 @@ describe('container targets', () => {
     expect(result.stdout).toContain('could not start candidate:1: target.image: no container runtime found');
     expect(result.stdout + result.stderr).not.toMatch(/\n\s+at /);
     const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as ConformanceReport;
-    expect(report.errors).toEqual([expect.stringContaining('could not start candidate:1: target.image: no container runtime found')]);
+    expect(report.summary.verdict).toBe('error');
+    expect(report.summary.error).toContain('could not start candidate:1: target.image: no container runtime found');
     expect(report.target.baseUrl).toBe('container image candidate:1 (not started)');
     for (const file of ['junit.xml', 'conformance.html']) expect(existsSync(join(reportDir, file)), file).toBe(true);
   });
