@@ -71,6 +71,16 @@ describe('starting a container target', () => {
     expect(engine.calls).toEqual(['hasImage', 'pull']);
   });
 
+  it('a pull that never ends: a stop ends it at once, and nothing was created; unstopped, its bound ends it', async () => {
+    const interruption = new Interruption();
+    const stopped = startContainer(new FakeEngine({ imagePresent: false, pullHangs: true }), plan({ signal: interruption.signal }), new ContainerTrack('candidate:1', label)).catch((e: Error) => e);
+    await new Promise((r) => setTimeout(r, 20));
+    interruption.request('SIGINT');
+    expect(((await stopped) as Error).message).toBe('interrupted (SIGINT) while its image was being pulled; nothing was created');
+    const bounded = await failure(new FakeEngine({ imagePresent: false, pullHangs: true }), plan({ pullPatienceMs: 50 }));
+    expect(bounded.message).toBe('the image candidate:1 is not present on the engine and no registry answered (pull: no answer within 0 s)');
+  });
+
   it('a stop while the container is being created: the creation is awaited, then the container removed, and nothing started', async () => {
     let created!: () => void;
     const engine = new FakeEngine({ creation: new Promise<void>((r) => (created = r)) });

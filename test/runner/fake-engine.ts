@@ -8,6 +8,8 @@ export interface FakeBehaviour {
   imagePresent?: boolean;
   /** Why a pull fails (the engine's words); a pull that succeeds brings the image. */
   pullError?: string;
+  /** A pull that never ends (a registry that accepts the connection and says nothing). */
+  pullHangs?: boolean;
   /** Resolves the creation when the test says so. */
   creation?: Promise<void>;
   /** The container exits with this code after this many inspections. */
@@ -34,6 +36,7 @@ export class FakeEngine implements ContainerEngine {
 
   async pull(): Promise<void> {
     this.calls.push('pull');
+    if (this.behaviour.pullHangs) return new Promise(() => undefined);
     if (this.behaviour.pullError) throw Object.assign(new Error(`(HTTP code 500) server error - ${this.behaviour.pullError}`), { statusCode: 500 });
     this.behaviour.imagePresent = true;
   }
