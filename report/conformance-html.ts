@@ -66,7 +66,7 @@ function banner(report: ConformanceReport): Markup {
     ${unverifiedGroups(report.summary).map((g) => html`<dt>Not verified</dt><dd><b>${g.ids.join(', ')}</b>: ${g.reason}</dd>`)}
     ${excepted.length > 0 ? html`<dt>Excepted</dt><dd><b>${excepted.join(', ')}</b>: MUST rules observable only when they happen, not observed in this run</dd>` : ''}
     ${report.summary.transport ? html`<dt>Network</dt><dd>${transportLine(report.summary)}</dd>` : ''}
-    <dt>Certification</dt><dd>${certificationHeadline(report)}${report.certification?.reasons.length ? html`<ul class="reasons">${report.certification.reasons.map((r) => html`<li>${r.text}</li>`)}</ul>` : ''}</dd>
+    <dt>Certification</dt><dd>${certificationHeadline(report)}${report.certification?.reasons.length ? html`<ul class="reasons">${report.certification.reasons.map((r) => html`<li>${r.text}</li>`)}</ul>` : ''}${report.certification?.declared?.length ? html`<ul class="reasons">${report.certification.declared.map((d) => html`<li>${d}</li>`)}</ul>` : ''}</dd>
   </dl>
 </header>`;
 }
@@ -187,7 +187,7 @@ function ruleRow(rule: RuleVerdict): Markup {
   <td>${rule.level}</td>
   <td><span class="v v-${rule.verdict}">${rule.verdict}</span></td>
   <td>${codeSpans(rule.text)}${rule.reason ? html`<div class="muted reason">${rule.reason}</div>` : ''}</td>
-  <td>${rule.tests.length === 0 ? html`<span class="muted">none</span>` : html`<details><summary>${rule.tests.length} test${rule.tests.length === 1 ? '' : 's'}</summary><ul class="tests">${rule.tests.map((t) => html`<li><span class="s s-${t.status}">${t.status}</span> ${t.name}${t.level ? ' (SHOULD-level)' : ''} <span class="muted">${t.durationMs} ms</span>${t.status !== 'passed' && t.status !== 'failed' && t.message ? html`<div class="muted">${t.message}</div>` : ''}</li>`)}</ul></details>`}</td>
+  <td>${rule.tests.length === 0 ? html`<span class="muted">none</span>` : html`<details><summary>${rule.tests.length} test${rule.tests.length === 1 ? '' : 's'}</summary><ul class="tests">${rule.tests.map((t) => html`<li><span class="s s-${t.status}">${t.status}</span> ${t.name}${t.level ? ' (SHOULD-level)' : ''} <span class="muted">${t.durationMs} ms</span>${t.transport ? html`<div class="muted">ran ${t.transport.tries} times: ${t.transport.faults.join('; ')}</div>` : ''}${t.status !== 'passed' && t.status !== 'failed' && t.message ? html`<div class="muted">${t.message}</div>` : ''}</li>`)}</ul></details>`}</td>
 </tr>`;
 }
 

@@ -1,4 +1,4 @@
-// The versioned `conformance.json` document (format described in README.md § "conformance.json").
+// The versioned `conformance.json` document (format described in docs/report-format.md).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRuleId, requirement, SPEC_VERSION } from '../requirements/index.ts';

@@ -52,6 +52,7 @@ function summaryCase(report: ConformanceReport): Case {
     exceptedLine(report.summary) ?? '',
     certificationHeadline(report),
     ...(report.certification?.reasons ?? []).map((r) => `  - ${r.text}`),
+    ...(report.certification?.declared ?? []).map((d) => `  ${d}`),
   ].filter(Boolean).join('\n');
   const message = `${verdict}: ${verdictWhy(report)}`;
   return {
@@ -84,7 +85,12 @@ function testCase(test: RuleTest, rules: { id: string; level: string }[]): Case 
     classname: test.file ?? LOAD_SUITE,
     name: test.name,
     seconds: test.durationMs / 1000,
-    properties: [...rules.map((r): [string, string] => ['rule', r.id]), ['level', rules.map((r) => r.level).join(',')]],
+    properties: [
+      ...rules.map((r): [string, string] => ['rule', r.id]),
+      ['level', rules.map((r) => r.level).join(',')],
+      // a test that met transport faults ran again from the start: CI shows how often, and why
+      ...(test.transport ? [['tries', String(test.transport.tries)] as [string, string], ...test.transport.faults.map((f): [string, string] => ['transport-fault', f])] : []),
+    ],
   };
   if (test.status === 'failed') {
     const message = test.message ?? 'failed';

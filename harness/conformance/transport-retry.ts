@@ -34,6 +34,8 @@ export function faultedTry(exchanges: readonly Exchange[], runPrefix: string): F
  * A network fault strikes requests at random; the same request failing on each of several fresh tries is a finding.
  */
 export function repeatedFinding(tries: readonly FaultedTry[]): string | undefined {
+  // one try proves nothing about repetition (run.transportRetries 0): the fault stays the network's
+  if (tries.length < 2) return undefined;
   const [first, ...rest] = tries;
   const always = first?.alwaysFaulted.find((key) => rest.every((t) => t.alwaysFaulted.includes(key)));
   if (!always) return undefined;
