@@ -14,7 +14,7 @@ export async function withInterruption<T>(print: (line: string) => void, onFirst
       return;
     }
     print(`\nInterrupted again (${name}): exiting at once, without cleaning up.`);
-    const left = interruption.leftovers();
+    const left = [...interruption.exitAtOnce(), ...interruption.leftovers()];
     for (const line of left.length > 0 ? left : ['nothing this command knows of']) print(`MAY BE LEFT: ${line}`);
     process.exit(EXIT_INTERRUPTED);
   };

@@ -13,7 +13,8 @@ import { declaredConfiguration, describeDeclared } from '../../report/declared-c
 import { computeVerdicts } from '../../report/verdicts.ts';
 import { writeConfiguration, writeReports } from '../../report/write-reports.ts';
 import type { TargetProfile } from '../target-profile.ts';
-import { startContainerTarget, type ContainerSettings, type ContainerTarget } from './container-target.ts';
+import { startRunContainer, stopRunContainer } from './container-run.ts';
+import type { ContainerTarget } from './container-target.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from './embedded-target.ts';
 import { finalSweep } from './final-sweep.ts';
 import { preflight } from './preflight.ts';
@@ -50,18 +51,21 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
   const expectations: Expectations | undefined = settings.run.expectations ? loadExpectations(settings.run.expectations) : undefined;
   let embedded: EmbeddedTarget | undefined;
   try {
+    // A container that could not start (or was stopped while starting) is the reason the run could not run.
+    let notStarted: string | undefined;
     if (settings.target.image) {
-      io.log(`Starting ${settings.target.image} with testcontainers …`);
-      container = await startContainerTarget(containerSettings(settings), env, io.log);
-      settings = { ...settings, target: { ...settings.target, baseUrl: container.baseUrl } };
+      const start = await startRunContainer(settings, env, io);
+      settings = start.settings;
+      if ('container' in start) container = start.container;
+      else notStarted = start.failure;
     } else if (!settings.target.baseUrl) embedded = await startEmbeddedTarget(settings.reference.faults as FaultName[]);
     const profile = toProfile(settings, embedded, expectations?.skips);
     io.log(describeTarget(profile, settings));
     io.log(`Declared configuration: ${describeDeclared(declaredConfiguration(settings))}`);
-    const checked = await preflight(profile, settings.run.transportRetries);
-    for (const line of checked.ok ? checked.lines : []) io.log(line);
-    // A set-up mistake or an unreachable target: no test runs, the report says why (verdict `error`, exit 2).
-    const couldNotRun = checked.ok ? undefined : checked.reason;
+    const checked = notStarted === undefined ? await preflight(profile, settings.run.transportRetries) : undefined;
+    for (const line of checked?.ok ? checked.lines : []) io.log(line);
+    // A set-up mistake, an unreachable target or a container that did not start: no test runs, the report says why (verdict `error`, exit 2).
+    const couldNotRun = notStarted ?? (checked && !checked.ok ? checked.reason : undefined);
     const interruption = io.interruption;
 
     const runs: SuiteRun[] = [];
@@ -98,6 +102,9 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     if (sweep.removed.length > 0) io.log(`Final sweep removed ${sweep.removed.length} leftover resource(s) carrying the run prefix ${profile.runPrefix}`);
     for (const leak of sweep.remaining) io.log(`LEAK: ${leak}`);
     if (interrupted) io.log(interruptedSummary(runs.at(-1)!, sweep, profile));
+    // The container outlives the tests and the sweep, and goes before the reports: a Ctrl-C while it is removed is in them.
+    const removalInterrupted = container ? await stopRunContainer(container, interruption, interrupted, runs) : false;
+    container = undefined;
 
     const verdictsPerRun = runs.map((run) => computeVerdicts(run.records, settings.features, profile.skips, profile.rules));
     if (couldNotRun) verdictsPerRun[0] = verdictsPerRun[0]!.map((r) => (r.verdict === 'not-verified' ? { ...r, reason: 'the run could not run (summary.error)' } : r));
@@ -120,7 +127,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
       requirements: verdictsPerRun.at(-1)!,
       leaks: sweep.remaining,
       errors: [...new Set(runs.flatMap((r) => r.errors))],
-      interrupted,
+      interrupted: interrupted || removalInterrupted,
       ...(couldNotRun ? { couldNotRun } : {}),
     });
     if (settings.run.repeat > 1) report.repeat = { runs: settings.run.repeat, unstable };
@@ -132,7 +139,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
 
     // A baseline decides the exit on its own terms: known gaps exit 0, surprises 1 (the report keeps the honest verdict).
     const judged = compared ? (compared.unexpected.length === 0 && report.errors.length === 0 ? 0 : 1) : verdictExitCode(report, settings.run.loadFollows);
-    const exitCode = interrupted ? 130 : couldNotRun ? 2 : unstable.length > 0 ? 1 : judged;
+    const exitCode = interrupted || removalInterrupted ? 130 : couldNotRun ? 2 : unstable.length > 0 ? 1 : judged;
     return { report, reportFile, exitCode, unstable, ...(compared ? { expectations: compared } : {}) };
   } finally {
     await closeTransport();
@@ -140,9 +147,6 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     await container?.stop();
   }
 }
-
-/** Environment values shorter than this stay readable in the container's log lines (NODE_ENV=test is no secret). */
-const MIN_SECRET_ENV_VALUE = 8;
 
 /** The longest wait for buckets to refill between passes of --repeat. */
 const REFILL_WAIT_LIMIT_MS = 60_000;
@@ -152,20 +156,6 @@ async function waitUntil(epochMs: number | undefined, limitMs: number, signal: A
   const ms = Math.min(limitMs, (epochMs ?? 0) - Date.now());
   // an abort rejects the sleep: it only ends the wait
   if (ms > 0) await sleep(ms, undefined, signal ? { signal } : {}).catch(() => undefined);
-}
-
-function containerSettings(settings: Settings): ContainerSettings {
-  const { target, timeouts } = settings;
-  const env = target.imageEnv ?? {};
-  const secrets = [target.apiKey, target.secondaryApiKey, target.restrictedApiKey, ...Object.values(env).filter((v) => v.length >= MIN_SECRET_ENV_VALUE)];
-  return {
-    image: target.image!,
-    port: target.imagePort ?? 3000,
-    env,
-    waitPath: target.waitPath ?? '/v1/environments',
-    startupTimeoutMs: Math.min(timeouts.runMs, 120_000),
-    secrets: secrets.filter((s): s is string => s !== undefined),
-  };
 }
 
 function describeTarget(profile: TargetProfile, settings: Settings): string {

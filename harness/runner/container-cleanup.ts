@@ -1,10 +1,11 @@
 // Nothing a run starts outlives it. testcontainers' reaper (Ryuk) removes containers of a dead session, but it is
 // an image of its own that an engine without registry access cannot get: then the run goes on without it. Either
-// way the run removes its container itself: at the end, after a failed start, and on SIGINT/SIGTERM.
-import { spawnSync } from 'node:child_process';
+// way the run removes its container itself: at the end, after a failed or stopped start, and on a second Ctrl-C.
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { ContainerRuntimeClient } from 'testcontainers';
+import { short, type ContainerTrack } from './container-start.ts';
 
 const RYUK_DISABLED = 'TESTCONTAINERS_RYUK_DISABLED';
 /** A pull that has not answered by then will not: the run goes on without the reaper. */
@@ -39,17 +40,54 @@ async function pullFailure(pull: Promise<void>): Promise<string | undefined> {
 }
 
 /**
- * Until released, SIGINT/SIGTERM first remove the container, then end the process as the signal would have.
- * The removal is synchronous: other handlers of the signal (the suites' vitest exits at once) run after it.
+ * What a second Ctrl-C (the process exits at once) does about the container: hands its removal to a detached process
+ * that outlives this one — a creation under way is awaited through the run's label — and says exactly what may be
+ * left and the command that removes it.
  */
-export function removeOnSignal(containerId: () => string | undefined, log: (line: string) => void): () => void {
+export function removeWhenGone(track: ContainerTrack, remover: (target: string) => number | undefined = spawnRemover): string[] {
+  if (track.removed || (!track.id && !track.creating)) return [];
+  const filter = `label=${track.label.name}=${track.label.value}`;
+  const pid = remover(track.id ?? filter);
+  const by = pid ? `a background process (pid ${pid}) removes it${track.id ? '' : ' once the engine has created it'}` : 'no background removal could be started';
+  return track.id
+    ? [`container ${short(track.id)} of ${track.image}: ${by}; if it stays: docker rm -f ${track.id}`]
+    : [`the container of ${track.image} being created (${filter}): ${by}; if it stays: docker rm -f $(docker ps -aq --filter ${filter})`]; // prettier-ignore
+}
+
+/** How long the background removal looks for a container still being created (vfs engines take up to a minute). */
+const REMOVER_PATIENCE_MS = 180_000;
+
+/** A detached node process removing the container by id, or the first one carrying `label=NAME=VALUE` once it exists. */
+function spawnRemover(target: string): number | undefined {
+  const testcontainers = pathToFileURL(createRequire(import.meta.url).resolve('testcontainers')).href;
+  const script = `const { getContainerRuntimeClient } = await import(${JSON.stringify(testcontainers)});
+    const client = await getContainerRuntimeClient();
+    const docker = client.container.dockerode;
+    const target = process.argv[1];
+    const remove = (id) => docker.getContainer(id).remove({ force: true, v: true }).catch((e) => { if (e.statusCode !== 404) throw e; });
+    if (!target.startsWith('label=')) await remove(target);
+    else for (const until = Date.now() + ${REMOVER_PATIENCE_MS}; Date.now() < until; await new Promise((r) => setTimeout(r, 1000))) {
+      const found = await docker.listContainers({ all: true, filters: { label: [target.slice(6)] } });
+      if (found.length > 0) { for (const c of found) await remove(c.Id); break; }
+    }`;
+  try {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, target], { detached: true, stdio: 'ignore' });
+    child.on('error', () => undefined);
+    child.unref();
+    return child.pid;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * For a run nobody else handles signals for: until released, SIGINT/SIGTERM hand the container to a background
+ * removal, print what may be left, then end the process as the signal would have.
+ */
+export function removeOnSignal(track: ContainerTrack, log: (line: string) => void): () => void {
   const onSignal = (signal: NodeJS.Signals) => {
     release();
-    const id = containerId();
-    if (id) {
-      log(`${signal}: removing container ${id.slice(0, 12)} before exiting`);
-      removeNow(id, log);
-    }
+    for (const line of removeWhenGone(track)) log(`${signal}: MAY BE LEFT: ${line}`);
     if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   };
   const release = () => {
@@ -59,30 +97,6 @@ export function removeOnSignal(containerId: () => string | undefined, log: (line
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   return release;
-}
-
-/** Removes the container from a child process, so the caller can wait for it without an event loop. */
-function removeNow(id: string, log: (line: string) => void): void {
-  const testcontainers = pathToFileURL(createRequire(import.meta.url).resolve('testcontainers')).href;
-  const script = `const { getContainerRuntimeClient } = await import(${JSON.stringify(testcontainers)});
-    const client = await getContainerRuntimeClient();
-    await client.container.getById(process.argv[1]).remove({ force: true, v: true }).catch((e) => { if (e.statusCode !== 404) throw e; });`;
-  const removal = spawnSync(process.execPath, ['--input-type=module', '-e', script, id], { encoding: 'utf8', timeout: 30_000 });
-  if (removal.status !== 0) log(notRemoved(id, removal.stderr || 'no answer within 30 s'));
-}
-
-export async function forceRemove(client: ContainerRuntimeClient, id: string, log: (line: string) => void): Promise<void> {
-  try {
-    await client.container.getById(id).remove({ force: true, v: true });
-  } catch (error) {
-    // 404: testcontainers already removed it (it does after a failed wait).
-    if ((error as { statusCode?: number }).statusCode !== 404) log(notRemoved(id, (error as Error).message));
-  }
-}
-
-/** Says what is left behind and how to remove it. */
-export function notRemoved(id: string, reason: string): string {
-  return `Could not remove container ${id.slice(0, 12)}: ${firstLine(reason)}; remove it with \`docker rm -f ${id}\``;
 }
 
 export function firstLine(text: string): string {

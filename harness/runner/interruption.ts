@@ -18,6 +18,19 @@ export class Interruption {
     return String(this.controller.signal.reason ?? 'SIGINT');
   }
 
+  private readonly exitHooks = new Set<() => string[]>();
+
+  /** What a second Ctrl-C still does as the process exits at once (quick: nothing waits for it); returns what may be left. */
+  onExitAtOnce(hook: () => string[]): () => void {
+    this.exitHooks.add(hook);
+    return () => this.exitHooks.delete(hook);
+  }
+
+  /** Runs those hooks (a second Ctrl-C): the lines of what may be left. */
+  exitAtOnce(): string[] {
+    return [...this.exitHooks].flatMap((hook) => hook());
+  }
+
   request(cause: string): void {
     if (!this.requested) this.controller.abort(cause);
   }

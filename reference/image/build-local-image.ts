@@ -1,6 +1,7 @@
 // `npm run reference:image`: builds notification-api-reference:local where the engine cannot pull a base image.
 // It stages a root from this machine's Node binary, the shared libraries it and the native addons load, the project and its
-// production dependencies, then imports it as one layer with the runtime instructions of the Dockerfile's final stage.
+// production dependencies, imports it as one layer with the runtime instructions of the Dockerfile's final stage, then
+// builds the CLI's bundle inside it as the Dockerfile does.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,6 +89,21 @@ function importRoot(root: string, instructions: string[]): Promise<number> {
   return new Promise((resolve) => importer.on('close', (code) => resolve(code ?? 1)));
 }
 
+/**
+ * The CLI's bundle, built inside the image as the Dockerfile's `RUN node bin/conformance.js --version` builds it (its
+ * paths must be the image's): one start as root, committed with the final stage's instructions again.
+ */
+function buildBundleInImage(instructions: string[]): boolean {
+  const builder = `reference-image-bundle-${process.pid}`;
+  try {
+    const run = spawnSync('docker', ['run', '--name', builder, '--user', 'root', LOCAL_IMAGE, '--version'], { stdio: 'inherit' });
+    if (run.status !== 0) return false;
+    return spawnSync('docker', ['commit', ...instructions.flatMap((i) => ['--change', i]), builder, LOCAL_IMAGE], { stdio: 'inherit' }).status === 0;
+  } finally {
+    spawnSync('docker', ['rm', '-f', builder], { stdio: 'ignore' });
+  }
+}
+
 /** The engine's version, or undefined when no Docker engine answers. */
 export function engineVersion(): string | undefined {
   const result = spawnSync('docker', ['version', '--format', '{{.Server.Version}}'], { encoding: 'utf8', timeout: 15_000 });
@@ -114,6 +130,7 @@ async function main(): Promise<number> {
     const instructions = [...BASE_INSTRUCTIONS, ...runtimeInstructions(readFileSync(join(PROJECT, 'Dockerfile'), 'utf8'))];
     console.log(`Staged Node ${process.version} (${process.execPath}), ${libraries} shared libraries, the project and ${packages} production packages; importing ${LOCAL_IMAGE} into engine ${engine} with ${instructions.join(' · ')}`);
     if ((await importRoot(root, instructions)) !== 0) return 1;
+    if (!buildBundleInImage(instructions)) return 1;
     console.log(`Built ${LOCAL_IMAGE}: docker run --rm -p 3000:3000 -e REFERENCE_API_KEY=… -e REFERENCE_SECONDARY_API_KEY=… -e REFERENCE_RESTRICTED_API_KEY=… ${LOCAL_IMAGE}`);
     return 0;
   } finally {

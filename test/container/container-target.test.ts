@@ -1,11 +1,12 @@
-// --target-image: option handling, and a missing container runtime detected at once with a clear message.
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+// --target-image: option handling, and a missing container runtime detected at once with a clear message and a report.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../config/config-error.ts';
 import { resolveSettings } from '../../config/resolve-settings.ts';
 import { findContainerRuntime, startContainerTarget } from '../../harness/runner/container-target.ts';
+import type { ConformanceReport } from '../../report/conformance-report.ts';
 import { runCli } from '../hostile/run-cli.ts';
 
 const emptyHome = mkdtempSync(join(tmpdir(), 'cft-home-'));
@@ -39,12 +40,18 @@ describe('container targets', () => {
     expect(Date.now() - started, 'detection is a local check, not a network wait').toBeLessThan(1_000);
   });
 
-  it('the CLI exits 2 with a message naming the setting, and no stack trace', async (context) => {
+  it('the CLI exits 2 with a message naming the setting, no stack trace, and the reports saying why the run could not run', async (context) => {
     if (findContainerRuntime(noRuntime)) context.skip('a Docker socket exists on this machine: the no-runtime case cannot be staged');
-    const result = await runCli(['run', '--target-image', 'candidate:1', '--target-env', 'A=1', '--api-key', 'k', '--report-dir', mkdtempSync(join(tmpdir(), 'cft-ct-'))], noRuntime);
+    const reportDir = mkdtempSync(join(tmpdir(), 'cft-ct-'));
+    const result = await runCli(['run', '--target-image', 'candidate:1', '--target-env', 'A=1', '--api-key', 'k', '--report-dir', reportDir], noRuntime);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('target.image: no container runtime found');
-    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stdout).toContain('could not start candidate:1: target.image: no container runtime found');
+    expect(result.stdout + result.stderr).not.toMatch(/\n\s+at /);
+    const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as ConformanceReport;
+    expect(report.summary.verdict).toBe('error');
+    expect(report.summary.error).toContain('could not start candidate:1: target.image: no container runtime found');
+    expect(report.target.baseUrl).toBe('container image candidate:1 (not started)');
+    for (const file of ['junit.xml', 'conformance.html']) expect(existsSync(join(reportDir, file)), file).toBe(true);
   });
 
   it('rejects a malformed --target-env', async () => {
