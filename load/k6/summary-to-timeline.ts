@@ -1,7 +1,7 @@
 // Rebuilds the timeline format from k6's end-of-test summary (handleSummary data), so one verdict reads both engines.
 import type { ScenarioPlan } from '../scenarios/plan.ts';
 import { ROUTES, type RouteName } from '../scenarios/routes.ts';
-import { emptyBucketRoute, TIMELINE_FORMAT, TIMELINE_FORMAT_VERSION, type BucketRoute, type MinMax, type Quantiles, type RouteSummary, type Timeline } from '../timeline/format.ts';
+import { emptyBucketRoute, TIMELINE_FORMAT, TIMELINE_FORMAT_VERSION, type BucketCount, type BucketRoute, type MinMax, type Quantiles, type RouteSummary, type Timeline } from '../timeline/format.ts';
 import { parseSegment, shareOf } from '../timeline/segment.ts';
 import { bucketCount, k6Streams, scheduledIn } from './streams.ts';
 
@@ -117,7 +117,7 @@ function statusesOf(data: K6SummaryData, route: RouteName, buckets: Timeline['bu
     for (const [tag, m] of keys) if (m?.values.count) out[tag] = m.values.count;
     return out;
   }
-  const sum = (field: keyof BucketRoute) => buckets.reduce((n, b) => n + (b.routes[route]?.[field] ?? 0), 0);
+  const sum = (field: BucketCount) => buckets.reduce((n, b) => n + (b.routes[route]?.[field] ?? 0), 0);
   for (const [key, field] of [['2xx', 'accepted'], ['429', 'throttled'], ['other', 'other']] as const) if (sum(field) > 0) out[key] = sum(field);
   return out;
 }

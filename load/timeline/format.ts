@@ -19,7 +19,14 @@ export interface BucketRoute {
   throttled: number;
   /** Any other status. */
   other: number;
+  /** Built-in engine: the latest any request scheduled in this bucket left, in ms after its schedule. */
+  lagMaxMs?: number;
+  /** Built-in engine: RateLimit-Remaining on the responses to requests sent in this bucket. */
+  remaining?: MinMax;
 }
+
+/** The counted fields of a bucket (the rest are facts: lag, Remaining). */
+export type BucketCount = Exclude<keyof BucketRoute, 'lagMaxMs' | 'remaining'>;
 
 export interface MinMax {
   min: number;

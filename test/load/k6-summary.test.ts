@@ -120,6 +120,13 @@ describe('k6 summary → timeline → verdict', () => {
     expect(verdicts['RL-05']?.tests[0]?.message).toMatch(/dropped by the engine or got no response/);
   });
 
+  test('a tenth of a second a starved k6 skipped in the judged window, under 2% of the run, leaves that window not verified', () => {
+    const { k6tl, verdicts } = viaK6({ ...CLEAN, skip: { fromMs: 3500, toMs: 3600 } });
+    expect(k6tl.routes.trigger!.dropped).toBeLessThanOrEqual(0.02 * k6tl.routes.trigger!.scheduled);
+    expect(verdicts['RL-05']?.verdict).toBe('not-verified');
+    expect(verdicts['RL-05']?.tests.map((t) => t.message).join('\n')).toMatch(/fell behind its schedule in \[2\.\d+ s, 5\.\d+ s\) \(30 request\(s\) overdue at 3\.60 s/);
+  });
+
   test('a too generous bucket read back from k6 metrics fails RL-05', () => {
     expect(viaK6({ ...CLEAN, triggerRefillFactor: 1.5 }).verdicts['RL-05']?.verdict).toBe('fail');
   });
