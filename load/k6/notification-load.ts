@@ -182,6 +182,7 @@ export function handleSummary(data: K6SummaryData & { setup_data?: ReturnType<ty
   const segmentSequence = exec.test.options.executionSegmentSequence ?? undefined;
   const timeline = summaryToTimeline(plan, data, data.setup_data?.setup, {
     bucketMs: BUCKET_MS,
+    target: TARGET,
     ...(__ENV.LOAD_RUN_ID ? { runId: __ENV.LOAD_RUN_ID } : {}),
     ...(segment ? { segment: String(segment) } : {}),
     ...(segmentSequence ? { segmentSequence: String(segmentSequence) } : {}),

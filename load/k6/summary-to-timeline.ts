@@ -20,6 +20,8 @@ export interface SetupData {
 /** What the script knows about its own run, beside the summary. */
 export interface K6RunInfo {
   bucketMs: number;
+  /** The base URL the script sent to (CONFORMANCE_TARGET). */
+  target?: string;
   runId?: string;
   /** k6 `--execution-segment` / `--execution-segment-sequence` of this instance, when split. */
   segment?: string;
@@ -99,6 +101,7 @@ export function summaryToTimeline(plan: ScenarioPlan, data: K6SummaryData, setup
     formatVersion: TIMELINE_FORMAT_VERSION,
     engine: 'k6',
     scenario: plan.scenario,
+    ...(run.target ? { target: run.target } : {}),
     ...(run.runId ? { runId: run.runId } : {}),
     ...(run.segment ? { segment: run.segment, ...(run.segmentSequence ? { segmentSequence: run.segmentSequence } : {}) } : {}),
     startedAt: origin !== undefined && origin > 0 ? new Date(origin).toISOString() : (setup?.startedAt ?? new Date().toISOString()),
