@@ -124,7 +124,7 @@ describe('loadCharts', () => {
 
   it('puts a small chart of its scenario inside a rate-limit root-cause card', () => {
     const report = sampleReport();
-    report.rootCauses = [{ ...report.rootCauses[0]!, rules: ['RL-05'], example: { test: 'load trigger-limit (node): accepted trigger rate converges [RL-05]', message: 'accepted 143/s' } }];
+    report.rootCauses = [{ ...report.rootCauses[0]!, rules: ['RL-05'], example: { rule: 'RL-05', test: 'load trigger-limit (node): accepted trigger rate converges [RL-05]', message: 'accepted 143/s' } }];
     const page = conformanceHtml(report, loadJson);
     const card = page.slice(page.indexOf('<section id="root-causes">'), page.indexOf('</section>', page.indexOf('<section id="root-causes">')));
     expect(card).toContain('<svg class="chart" viewBox="0 0 420 160"');
