@@ -48,14 +48,16 @@ export function registerLoad(program: Command, env: Record<string, string | unde
       // Loaded here, not at start: `--version` or `reference` need none of the load harness.
       const [{ loadCommand }, { resolveSettings }] = await Promise.all([import('./load-command.ts'), import('../../config/resolve-settings.ts')]);
       // why: the limit a target declares (config file, CONFORMANCE_TRIGGER_RPS) is the one its load is judged at, as in `run`
-      const settings = resolveSettings({ env, ...(flags.config ? { configFile: flags.config } : {}) });
+      // why: run refuses keys without a target; load may take its target from the report, so its key is read apart
+      const keyless = Object.fromEntries(Object.entries(env).filter(([name]) => !/^CONFORMANCE_\w*API_KEY$/.test(name)));
+      const settings = resolveSettings({ env: keyless, ...(flags.config ? { configFile: flags.config } : {}) });
       const declared = settings.limits.triggerRps;
       // why: a limit given on purpose is compared with the report's; one left to its default yields to it
       const explicitRateLimit = flags.rateLimitRps !== undefined || flags.config !== undefined || Boolean(env.CONFORMANCE_TRIGGER_RPS) || Boolean(env.CONFORMANCE_CONFIG);
       const print = (line: string) => process.stdout.write(`${line}\n`);
       const options: LoadCommandOptions = {
         ...(flags.target ? { target: flags.target } : {}),
-        ...(flags.apiKey ?? settings.target.apiKey ? { apiKey: (flags.apiKey ?? settings.target.apiKey)! } : {}),
+        ...(flags.apiKey ?? env.CONFORMANCE_API_KEY ?? settings.target.apiKey ? { apiKey: (flags.apiKey ?? env.CONFORMANCE_API_KEY ?? settings.target.apiKey)! } : {}),
         scenarios: flags.scenario,
         engine: flags.engine,
         rateLimitRps: flags.rateLimitRps ?? declared,

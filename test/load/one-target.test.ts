@@ -44,6 +44,16 @@ describe('one target per report', () => {
     expect(r.out).toMatch(/Merged RL verdicts into/);
   }, 60_000);
 
+  test('the CLI takes the key from CONFORMANCE_API_KEY, as run does', async () => {
+    const dir = join(root, 'cli');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'conformance.json'), reportText);
+    const r = await runCli(['load', '--profile', 'short', '--scenario', 'bulk-cost', '--duration', '1', '--report-dir', dir], { CONFORMANCE_API_KEY: reference.apiKeys.dev });
+    expect(r.stdout).toContain(`Target: from ${join(dir, 'conformance.json')}: ${reference.baseUrl} at 600/s`);
+    expect(r.stdout).toMatch(/Merged RL verdicts into/);
+    expect(r.stdout + r.stderr).not.toContain(reference.apiKeys.dev);
+  }, 60_000);
+
   test.each([
     { what: 'another base URL', options: { target: 'http://127.0.0.1:9/', apiKey: 'k' }, reason: /the report is about http:\/\/127\.0\.0\.1:\d+ at 600\/s, the load run measured http:\/\/127\.0\.0\.1:9\/ at 600\/s \(another base URL\)/ },
     { what: 'the embedded reference', options: { faults: ['limit-too-strict'] }, reason: /the load run measured the embedded reference with faults limit-too-strict/ },
