@@ -71,6 +71,16 @@ describe('one target per report', () => {
     expect(existsSync(join(dir, 'load.json'))).toBe(false);
   });
 
+  test('a report folder whose conformance.json is not a report is named, and nothing is sent', async () => {
+    const dir = join(root, 'garbled');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'conformance.json'), '{"target": ');
+    const r = await load({}, dir);
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/conformance\.json is not a report of `conformance run` \(.+\): the load would be merged into it \(--report-dir\)/);
+    expect(r.out).not.toMatch(/requests over/);
+  });
+
   test('recorded timelines of another target are not merged and leave nothing behind', async () => {
     const dir = join(root, 'timelines');
     mkdirSync(dir);
