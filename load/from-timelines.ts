@@ -29,11 +29,14 @@ export async function judgeRecordedTimelines(files: string[], reportDir: string,
   }
   for (const tl of timelines) io.log(`  ${tl.scenario} (${tl.engine}${tl.mergedSegments ? `, merged from segments ${tl.mergedSegments.join(', ')}` : ''}): ${Object.entries(tl.routes).map(([r, s]) => `${r} ${JSON.stringify(s.statuses)}`).join('; ')}`);
   const expectedRps = recorded[0]!.plan.limitRps;
+  // why: timelines that name one target can join that target's report; others name none and join none
+  const targets = new Set(recorded.map((t) => t.target));
+  const target = targets.size === 1 && recorded[0]!.target ? { baseUrl: recorded[0]!.target, embeddedReference: false } : {};
   mkdirSync(reportDir, { recursive: true });
   rmSync(join(reportDir, 'load.json'), { force: true });
   return reportLoad(reportDir, {
     engine: recorded[0]!.engine,
-    target: { fromTimelines: files },
+    target: { ...target, fromTimelines: files },
     expectedRps,
     startedAt: recorded.map((t) => t.startedAt).sort()[0]!,
     verdicts: judgeTimelines(timelines, expectedRps),

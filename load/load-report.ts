@@ -1,7 +1,8 @@
 // Writes DIR/load.json, prints one line per RL verdict (and every test that did not pass), merges into conformance.json.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { verdictExitCode, type ConformanceReport } from '../report/conformance-report.ts';
+import { loadTargetFacts, loadTargetMismatch, reportTargetFacts } from '../report/load-target.ts';
 import { mergeIntoReport } from './merge-into-report.ts';
 import type { Timeline } from './timeline/format.ts';
 import type { LoadRuleVerdict } from './verdict/judge.ts';
@@ -42,6 +43,11 @@ export function interruptionOf(signal: string, timelines: Timeline[], notRun: st
  */
 export function reportLoad(reportDir: string, doc: LoadDocument, io: { log(s: string): void }): number {
   const file = join(reportDir, 'load.json');
+  const mismatch = reportMismatch(reportDir, doc);
+  if (mismatch) {
+    io.log(`conformance load: ${mismatch}: nothing written to ${reportDir} and nothing merged (one target per report: give another --report-dir)`);
+    return 2;
+  }
   writeFileSync(file, `${JSON.stringify({ format: LOAD_FORMAT, formatVersion: 1, ...doc, finishedAt: new Date().toISOString() })}\n`);
   for (const v of doc.verdicts) {
     io.log(`${v.id} ${v.level} ${v.verdict}`);
@@ -58,6 +64,19 @@ export function reportLoad(reportDir: string, doc: LoadDocument, io: { log(s: st
   if (!merged) return loadFailed ? 1 : 0;
   // why: merging completes (or not) the run it joins, so the exit says what that run now is; a baseline run keeps its own exit
   return loadFailed ? 1 : merged.report.expectations ? 0 : verdictExitCode(merged.report);
+}
+
+/** Why the load run does not belong in DIR's report (another target), if a report is there. */
+function reportMismatch(reportDir: string, doc: LoadDocument): string | undefined {
+  const report = join(reportDir, 'conformance.json');
+  if (!existsSync(report)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(report, 'utf8'));
+  } catch {
+    return `${report} is not a report of \`conformance run\``;
+  }
+  return loadTargetMismatch(reportTargetFacts(parsed), loadTargetFacts(doc));
 }
 
 function describeUnverified(report: ConformanceReport): string {

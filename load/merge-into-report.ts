@@ -35,7 +35,8 @@ export function mergeReport(report: ConformanceReport, verdicts: LoadRuleVerdict
     const merged: RuleVerdict = { ...rule, verdict, tests };
     delete merged.reason;
     if (verdict === 'warn' && rule.level === 'MUST') merged.reason = 'only SHOULD-level cases failed';
-    if (verdict === 'not-verified') merged.reason = tests.find((t) => t.message)?.message ?? 'no test exercised this rule';
+    // why: the reason is what was not verified (a starved generator, say), not a passing check's message
+    if (verdict === 'not-verified') merged.reason = (tests.find((t) => t.status === 'not-verified' && t.message) ?? tests.find((t) => t.message))?.message ?? 'no test exercised this rule';
     return merged;
   });
   const rebuilt = buildReport({

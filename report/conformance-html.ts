@@ -24,7 +24,7 @@ export function conformanceHtml(report: ConformanceReport, loadJson?: unknown): 
 ${banner(report)}
 ${jumpLinks(report, loadJson)}
 <main>
-${rootCausesSection(report, evidence)}
+${rootCausesSection(report, evidence, loadJson)}
 ${areaSummary(report)}
 ${problems(report)}
 ${matrix(report)}

@@ -8,6 +8,7 @@ import { REQUIREMENTS, SPEC_VERSION } from '../requirements/index.ts';
 import { ATTESTATION_FILE } from './attestation.ts';
 import { BUNDLE_FILES, MANIFEST, REDACTED, sha256 } from './bundle.ts';
 import { assessCertification, type CertificationRunOptions } from './certification.ts';
+import { loadSummaryTargetCheck } from './load-target.ts';
 import { buildReport, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from './conformance-report.ts';
 import type { RuleVerdict } from './verdicts.ts';
 
@@ -85,6 +86,8 @@ export function verifyBundle(files: Map<string, Buffer>): Check[] {
     check(keys.every((k) => configuration.target?.[k] === REDACTED), `configuration.json carries no API key (${keys.length} redacted)`);
   }
   if (report && configuration) checkCertification(report, configuration.run ?? {}, check);
+  const loadSummary = parseJson<unknown>(files, BUNDLE_FILES.loadSummary, check);
+  if (report && loadSummary !== undefined) checks.push(loadSummaryTargetCheck(report, loadSummary));
   const junit = files.get(BUNDLE_FILES.junit)?.toString('utf8');
   if (junit && report) {
     check(junit.includes('<testsuites'), 'junit.xml is a JUnit report');

@@ -1,6 +1,6 @@
 // `conformance load`: validates options, bounds and announces the run, starts the embedded reference when no
 // target is given, runs the scenarios, writes DIR/load.json and merges RL verdicts into DIR/conformance.json.
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startReference, isFaultName, type FaultName, type RunningReference } from '../../reference/index.ts';
 import { checkK6, K6RunError } from '../../load/k6/runner.ts';
@@ -12,6 +12,7 @@ import type { DeclaredLimits } from '../../load/scenarios/declared-limits.ts';
 import { planScenario, type ScenarioPlan } from '../../load/scenarios/plan.ts';
 import { isLoopbackUrl } from '../../load/target/loopback.ts';
 import { ProvisioningError } from '../../load/target/fixture.ts';
+import { describeTarget, loadTargetMismatch, reportTargetFacts, type TargetFacts } from '../../report/load-target.ts';
 
 export interface LoadCommandOptions {
   target?: string;
@@ -19,6 +20,8 @@ export interface LoadCommandOptions {
   scenarios: string[];
   engine: 'node' | 'k6';
   rateLimitRps: number;
+  /** rateLimitRps was given (flag, settings file or environment), not left to its default: a report's limit does not replace it. */
+  explicitRateLimit?: boolean;
   /** Total scenario time; phases are scaled to fit. */
   durationS?: number;
   reportDir: string;
@@ -48,6 +51,17 @@ function beyondBounds(plans: ScenarioPlan[]): boolean {
   return plans.reduce((s, p) => s + p.requestCount, 0) > MAX_REQUESTS || plans.reduce((s, p) => s + p.durationMs, 0) / 1000 > MAX_DURATION_S;
 }
 
+/** The target of DIR/conformance.json, when a run left one there. */
+function reportOf(dir: string): { facts?: TargetFacts } | { error: string } {
+  const file = join(dir, 'conformance.json');
+  if (!existsSync(file)) return {};
+  try {
+    return { facts: reportTargetFacts(JSON.parse(readFileSync(file, 'utf8'))) };
+  } catch (error) {
+    return { error: `${file} is not a report of \`conformance run\` (${(error as Error).message.slice(0, 200)}): the load would be merged into it (--report-dir)` };
+  }
+}
+
 export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise<number> {
   const usage = (msg: string) => {
     io.log(`conformance load: ${msg}`);
@@ -56,6 +70,16 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
   if (opts.fromTimelines?.length) {
     if (opts.target !== undefined) return usage('--from-timelines judges recorded timelines and sends nothing: drop --target');
     return judgeRecordedTimelines(opts.fromTimelines, opts.reportDir, io);
+  }
+  const report = reportOf(opts.reportDir);
+  if ('error' in report) return usage(report.error);
+  // why: one target per report: without a target of its own, the load measures the one the report is about
+  if (report.facts && opts.target === undefined && (opts.faults ?? []).length === 0) {
+    const r = report.facts;
+    if (!r.embeddedReference && r.baseUrl !== undefined) {
+      opts = { ...opts, target: r.baseUrl, ...(!opts.explicitRateLimit && r.triggerRps !== undefined ? { rateLimitRps: r.triggerRps } : {}) };
+    } else if (r.embeddedReference && r.faults?.length) opts = { ...opts, faults: r.faults };
+    io.log(`Target: from ${join(opts.reportDir, 'conformance.json')}: ${describeTarget({ ...r, ...(opts.target ? { triggerRps: opts.rateLimitRps } : {}) })}`);
   }
   const names = opts.scenarios.length > 0 ? opts.scenarios : SCENARIO_NAMES;
   const unknown = names.filter((n) => !scenarioByName(n));
@@ -85,6 +109,10 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
   const embedded = opts.target === undefined;
   // why: the short profile's embedded reference runs a lower limit so the burst drains in seconds; that limit is then the documented one
   const expectedRps = embedded ? (profile.embedded.triggerRps ?? opts.rateLimitRps) : opts.rateLimitRps;
+  if (report.facts) {
+    const mismatch = loadTargetMismatch(report.facts, { embeddedReference: embedded, faults, ...(embedded ? {} : { baseUrl: opts.target!, triggerRps: expectedRps }) });
+    if (mismatch) return usage(`${mismatch}: nothing was sent and nothing merged into ${join(opts.reportDir, 'conformance.json')} (one target per report: drop --target/--fault/--rate-limit-rps to measure the report's target, or give another --report-dir)`);
+  }
   const defaults = names.map((n) => planScenario(scenarioByName(n)!, opts.profile, expectedRps));
   const defaultS = defaults.reduce((s, p) => s + p.durationMs, 0) / 1000;
   const scale = opts.durationS !== undefined ? opts.durationS / defaultS : 1;

@@ -48,11 +48,15 @@ export function registerLoad(program: Command, env: Record<string, string | unde
       // Loaded here, not at start: `--version` or `reference` need none of the load harness.
       const [{ loadCommand }, { resolveSettings }] = await Promise.all([import('./load-command.ts'), import('../../config/resolve-settings.ts')]);
       // why: the limit a target declares (config file, CONFORMANCE_TRIGGER_RPS) is the one its load is judged at, as in `run`
-      const settings = resolveSettings({ env, ...(flags.config ? { configFile: flags.config } : {}), flags: { 'run.reportDir': flags.reportDir } });
+      // why: run refuses keys without a target; load may take its target from the report, so then its key is read apart
+      const keyless = flags.target === undefined && !env.CONFORMANCE_TARGET ? Object.fromEntries(Object.entries(env).filter(([name]) => !/^CONFORMANCE_\w*API_KEY$/.test(name))) : env;
+      const settings = resolveSettings({ env: keyless, ...(flags.config ? { configFile: flags.config } : {}), flags: { 'run.reportDir': flags.reportDir } });
       const declared = settings.limits.triggerRps;
+      // why: a limit given on purpose is compared with the report's; one left to its default yields to it
+      const explicitRateLimit = flags.rateLimitRps !== undefined || flags.config !== undefined || Boolean(env.CONFORMANCE_TRIGGER_RPS) || Boolean(env.CONFORMANCE_CONFIG);
       // why: keys come from CONFORMANCE_* variables as in `run`, so a CI job never puts one on a command line
       const target = flags.target ?? (flags.fromTimelines ? undefined : settings.target.baseUrl);
-      const apiKey = flags.apiKey ?? settings.target.apiKey;
+      const apiKey = flags.apiKey ?? settings.target.apiKey ?? env.CONFORMANCE_API_KEY;
       const print = (line: string) => process.stdout.write(`${line}\n`);
       const options: LoadCommandOptions = {
         ...(target ? { target } : {}),
@@ -60,6 +64,7 @@ export function registerLoad(program: Command, env: Record<string, string | unde
         scenarios: flags.scenario,
         engine: flags.engine,
         rateLimitRps: flags.rateLimitRps ?? declared,
+        explicitRateLimit,
         ...(flags.duration ? { durationS: flags.duration } : {}),
         reportDir: settings.run.reportDir,
         allowRemoteLoad: flags.allowRemoteLoad ?? false,

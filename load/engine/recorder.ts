@@ -39,6 +39,9 @@ export class TimelineRecorder {
 
   sent(route: RouteName, scheduledMs: number, sentMs: number): void {
     this.bucket(route, sentMs).sent += 1;
+    // why: how far the generator fell behind its schedule decides whether an interval can be judged
+    const planned = this.bucket(route, scheduledMs);
+    planned.lagMaxMs = Math.max(planned.lagMaxMs ?? 0, Math.round((sentMs - scheduledMs) * 10) / 10);
     const s = this.state(route);
     s.summary.sent += 1;
     recordMs(s.lag, sentMs - scheduledMs);
@@ -65,8 +68,11 @@ export class TimelineRecorder {
     addDistinct(s.limits, header('ratelimit-limit'));
     const remaining = header('ratelimit-remaining');
     if (remaining === undefined || !isNonNegativeInteger(remaining)) s.remainingMissing += 1;
-    else if (accepted) s.remainingAccepted = widen(s.remainingAccepted, Number(remaining));
-    else if (status === 429) s.remainingThrottled = widen(s.remainingThrottled, Number(remaining));
+    else {
+      b.remaining = widen(b.remaining ?? null, Number(remaining));
+      if (accepted) s.remainingAccepted = widen(s.remainingAccepted, Number(remaining));
+      else if (status === 429) s.remainingThrottled = widen(s.remainingThrottled, Number(remaining));
+    }
     if (status === 429) {
       const retryAfter = header('retry-after');
       if (retryAfter === undefined) s.retryAfterMissing += 1;

@@ -58,6 +58,6 @@ export async function runScenarioNode(plan: ScenarioPlan, target: EngineTarget, 
       onResponse: (k, at, sentMs, doneMs, status, headers, body) => recorder.response(routes[k]!, at, sentMs, doneMs, status, (n) => headerOf(headers, n), body),
     },
   });
-  const timeline = recorder.toTimeline('node', result.startedAt, result.durationMs);
+  const timeline = { ...recorder.toTimeline('node', result.startedAt, result.durationMs), target: target.baseUrl };
   return result.stoppedAtMs === undefined ? timeline : truncateTimeline(timeline, result.stoppedAtMs);
 }

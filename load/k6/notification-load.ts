@@ -14,7 +14,7 @@ import { bodyFor, PROBE_ROUTES, ROUTES, type Category, type LoadFixture } from '
 import { isNonNegativeInteger, isRateLimitBody } from '../timeline/rate-limit-body.ts';
 import { bucketCount, bucketOf, k6BucketMs, k6IntervalMs, k6Rate, k6Streams, type K6Stream } from './streams.ts';
 import {
-  BUCKET_COUNTERS, bucketKey, ORIGIN_GAUGE, ROUTE_COUNTERS, ROUTE_TRENDS, routeKey, STATUS_COUNTER, STATUS_TAGS, statusKey, statusTag, summaryToTimeline,
+  BUCKET_COUNTERS, BUCKET_TRENDS, bucketKey, ORIGIN_GAUGE, ROUTE_COUNTERS, ROUTE_TRENDS, routeKey, STATUS_COUNTER, STATUS_TAGS, statusKey, statusTag, summaryToTimeline,
   type K6SummaryData, type SetupData,
 } from './summary-to-timeline.ts';
 
@@ -36,6 +36,7 @@ const counters: Record<string, Counter> = {};
 for (const name of [...BUCKET_COUNTERS, ...ROUTE_COUNTERS, STATUS_COUNTER]) counters[name] = new Counter(name);
 const trends: Record<string, Trend> = {};
 for (const name of ROUTE_TRENDS) trends[name] = new Trend(name, name === 'lt_latency' || name === 'lt_send_lag');
+for (const name of BUCKET_TRENDS) trends[name] = new Trend(name, name === 'lt_lag');
 const origin = new Gauge(ORIGIN_GAUGE);
 
 export const options: Options = {
@@ -75,6 +76,7 @@ function thresholds(): Record<string, string[]> {
   const routes = [...new Set(streams.map((s) => s.route))];
   for (const route of routes) {
     for (let b = 0; b < BUCKETS; b++) for (const m of BUCKET_COUNTERS) t[bucketKey(m, route, b)] = ['count>=0'];
+    for (let b = 0; b < BUCKETS; b++) for (const m of BUCKET_TRENDS) t[bucketKey(m, route, b)] = ['max>=0'];
     for (const m of ROUTE_COUNTERS) t[routeKey(m, route)] = ['count>=0'];
     for (const m of ROUTE_TRENDS) t[routeKey(m, route)] = ['max>=0'];
     for (const tag of STATUS_TAGS) t[statusKey(route, tag)] = ['count>=0'];
@@ -147,6 +149,8 @@ export function hit(data: ReturnType<typeof setup>): void {
   const doneAt = Date.now();
   const bucketTags = st.buckets[bucketOf(sentAt - st.t0, BUCKET_MS, BUCKETS)]!;
   trends.lt_send_lag!.add(Math.max(0, sentAt - scheduledAt), st.routeTags);
+  // why: how far the generator fell behind decides whether an interval can be judged (by schedule, as the built-in engine)
+  trends.lt_lag!.add(Math.max(0, sentAt - scheduledAt), st.buckets[bucketOf(scheduledAt - st.t0, BUCKET_MS, BUCKETS)]!);
   if (res.status === 0) {
     counters.lt_errors!.add(1, bucketTags);
     return;
@@ -157,6 +161,7 @@ export function hit(data: ReturnType<typeof setup>): void {
   const remaining = header(res.headers, 'ratelimit-remaining');
   if (res.status === 429) counters.lt_throttled!.add(1, { ...bucketTags, no429: st.requestTags.no429! });
   else counters[accepted ? 'lt_accepted' : 'lt_other']!.add(1, bucketTags);
+  if (isNonNegativeInteger(remaining)) trends.lt_rem!.add(Number(remaining), bucketTags);
   if (!isNonNegativeInteger(remaining)) counters.lt_rem_missing!.add(1, st.routeTags);
   else if (accepted) trends.lt_rem_acc!.add(Number(remaining), st.routeTags);
   else if (res.status === 429) trends.lt_rem_thr!.add(Number(remaining), st.routeTags);
@@ -182,6 +187,7 @@ export function handleSummary(data: K6SummaryData & { setup_data?: ReturnType<ty
   const segmentSequence = exec.test.options.executionSegmentSequence ?? undefined;
   const timeline = summaryToTimeline(plan, data, data.setup_data?.setup, {
     bucketMs: BUCKET_MS,
+    target: TARGET,
     ...(__ENV.LOAD_RUN_ID ? { runId: __ENV.LOAD_RUN_ID } : {}),
     ...(segment ? { segment: String(segment) } : {}),
     ...(segmentSequence ? { segmentSequence: String(segmentSequence) } : {}),

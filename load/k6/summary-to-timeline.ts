@@ -1,7 +1,7 @@
 // Rebuilds the timeline format from k6's end-of-test summary (handleSummary data), so one verdict reads both engines.
 import type { ScenarioPlan } from '../scenarios/plan.ts';
 import { ROUTES, type RouteName } from '../scenarios/routes.ts';
-import { emptyBucketRoute, TIMELINE_FORMAT, TIMELINE_FORMAT_VERSION, type BucketRoute, type MinMax, type Quantiles, type RouteSummary, type Timeline } from '../timeline/format.ts';
+import { emptyBucketRoute, TIMELINE_FORMAT, TIMELINE_FORMAT_VERSION, type BucketCount, type BucketRoute, type MinMax, type Quantiles, type RouteSummary, type Timeline } from '../timeline/format.ts';
 import { parseSegment, shareOf } from '../timeline/segment.ts';
 import { bucketCount, k6Streams, scheduledIn } from './streams.ts';
 
@@ -20,6 +20,8 @@ export interface SetupData {
 /** What the script knows about its own run, beside the summary. */
 export interface K6RunInfo {
   bucketMs: number;
+  /** The base URL the script sent to (CONFORMANCE_TARGET). */
+  target?: string;
   runId?: string;
   /** k6 `--execution-segment` / `--execution-segment-sequence` of this instance, when split. */
   segment?: string;
@@ -28,6 +30,8 @@ export interface K6RunInfo {
 
 /** Per-bucket outcomes (tagged route and b) by send time; sent is their sum, scheduled comes from the plan. */
 export const BUCKET_COUNTERS = ['lt_accepted', 'lt_throttled', 'lt_other', 'lt_errors'] as const;
+/** Per-bucket trends (tagged route and b): RateLimit-Remaining by send time, send lag by schedule. */
+export const BUCKET_TRENDS = ['lt_rem', 'lt_lag'] as const;
 export const ROUTE_COUNTERS = ['lt_ra_missing', 'lt_ra_invalid', 'lt_body_bad', 'lt_rem_missing'] as const;
 export const ROUTE_TRENDS = ['lt_rem_acc', 'lt_rem_thr', 'lt_retry_after', 'lt_latency', 'lt_send_lag'] as const;
 /** Responses per route and status (tagged route and status). */
@@ -71,6 +75,11 @@ export function summaryToTimeline(plan: ScenarioPlan, data: K6SummaryData, setup
       br.other = count(bucketKey('lt_other', route, b));
       br.errors = count(bucketKey('lt_errors', route, b));
       br.sent = hasSent ? count(bucketKey('lt_sent', route, b)) : br.accepted + br.throttled + br.other + br.errors;
+      // why: a trend with no sample in the bucket reads 0, so each fact is kept only where there were samples
+      const rem = trend(bucketKey('lt_rem', route, b));
+      if (rem?.min !== undefined && rem.max !== undefined && br.accepted + br.throttled + br.other > 0) br.remaining = { min: rem.min, max: rem.max };
+      const lag = trend(bucketKey('lt_lag', route, b));
+      if (lag?.max !== undefined && br.scheduled > 0) br.lagMaxMs = lag.max;
       if (br.scheduled + br.sent > 0) buckets[b]!.routes[route] = br;
       s.scheduled += br.scheduled;
       s.sent += br.sent;
@@ -99,6 +108,7 @@ export function summaryToTimeline(plan: ScenarioPlan, data: K6SummaryData, setup
     formatVersion: TIMELINE_FORMAT_VERSION,
     engine: 'k6',
     scenario: plan.scenario,
+    ...(run.target ? { target: run.target } : {}),
     ...(run.runId ? { runId: run.runId } : {}),
     ...(run.segment ? { segment: run.segment, ...(run.segmentSequence ? { segmentSequence: run.segmentSequence } : {}) } : {}),
     startedAt: origin !== undefined && origin > 0 ? new Date(origin).toISOString() : (setup?.startedAt ?? new Date().toISOString()),
@@ -117,7 +127,7 @@ function statusesOf(data: K6SummaryData, route: RouteName, buckets: Timeline['bu
     for (const [tag, m] of keys) if (m?.values.count) out[tag] = m.values.count;
     return out;
   }
-  const sum = (field: keyof BucketRoute) => buckets.reduce((n, b) => n + (b.routes[route]?.[field] ?? 0), 0);
+  const sum = (field: BucketCount) => buckets.reduce((n, b) => n + (b.routes[route]?.[field] ?? 0), 0);
   for (const [key, field] of [['2xx', 'accepted'], ['429', 'throttled'], ['other', 'other']] as const) if (sum(field) > 0) out[key] = sum(field);
   return out;
 }

@@ -19,7 +19,14 @@ export interface BucketRoute {
   throttled: number;
   /** Any other status. */
   other: number;
+  /** Built-in engine: the latest any request scheduled in this bucket left, in ms after its schedule. */
+  lagMaxMs?: number;
+  /** Built-in engine: RateLimit-Remaining on the responses to requests sent in this bucket. */
+  remaining?: MinMax;
 }
+
+/** The counted fields of a bucket (the rest are facts: lag, Remaining). */
+export type BucketCount = Exclude<keyof BucketRoute, 'lagMaxMs' | 'remaining'>;
 
 export interface MinMax {
   min: number;
@@ -68,6 +75,8 @@ export interface Timeline {
   formatVersion: typeof TIMELINE_FORMAT_VERSION;
   engine: 'node' | 'k6';
   scenario: string;
+  /** The base URL the load was sent to (a report's target is compared with it before a merge). */
+  target?: string;
   /** The k6 runner's id of the run that wrote this file (a stale file from another run has another). */
   runId?: string;
   /** k6 only: this instance's `--execution-segment` (and sequence) when one test was split across instances. */

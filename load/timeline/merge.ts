@@ -5,6 +5,8 @@ import { parseSegment } from './segment.ts';
 
 export class MergeError extends Error {}
 
+const COUNTS = ['scheduled', 'sent', 'dropped', 'errors', 'accepted', 'throttled', 'other'] as const;
+
 /** Instances started further apart than this did not run one test together. */
 export const MAX_START_SPREAD_MS = 1000;
 
@@ -38,7 +40,9 @@ function mergeSegments(group: Timeline[]): Timeline {
       const into = buckets[b + shifts[i]!]!.routes;
       for (const [route, r] of Object.entries(bucket.routes) as [keyof typeof into, NonNullable<(typeof into)[keyof typeof into]>][]) {
         const sum = (into[route] ??= { scheduled: 0, sent: 0, dropped: 0, errors: 0, accepted: 0, throttled: 0, other: 0 });
-        for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += r[k];
+        for (const k of COUNTS) sum[k] += r[k];
+        if (r.lagMaxMs !== undefined) sum.lagMaxMs = Math.max(sum.lagMaxMs ?? 0, r.lagMaxMs);
+        if (r.remaining) sum.remaining = sum.remaining ? { min: Math.min(sum.remaining.min, r.remaining.min), max: Math.max(sum.remaining.max, r.remaining.max) } : { ...r.remaining };
       }
     });
   });

@@ -2,6 +2,7 @@
 import type { RuleTest } from '../../report/verdicts.ts';
 import type { PlannedPhase } from '../scenarios/plan.ts';
 import { firstIndex, fmt, phaseBuckets, policyOf, routesOf, series, slackS, sum, test, type CheckContext } from './context.ts';
+import { judgedOn } from './generator-lag.ts';
 
 /** While the trigger bucket throttles, configuration and global requests are not throttled. */
 export function otherCategoriesUnthrottled(ctx: CheckContext, phase: PlannedPhase): RuleTest[] {
@@ -16,6 +17,9 @@ export function otherCategoriesUnthrottled(ctx: CheckContext, phase: PlannedPhas
   const perRoute = others.map((r) => `${r} (${ctx.tl.routes[r]!.category}): ${JSON.stringify(ctx.tl.routes[r]!.statuses)}`);
   const evidence = [`trigger throttled from ${fmt(first * ctx.bucketS, 2)} s; ${sum(triggerThrottled, from, to)} trigger 429s in the phase`, ...perRoute];
   if (accepted + throttled === 0) return [test(ctx, 'RL-06', title, 'not-verified', 'no configuration or global response while trigger was exhausted', evidence)];
+  // why: a trigger bucket the generator stopped draining refills, and a shared bucket would then pass unseen
+  const triggerTokens = phase.streams.filter((s) => s.category === 'trigger').reduce((n, s) => n + s.rps * s.cost, 0) * (to - first) * ctx.bucketS;
+  ctx = judgedOn(ctx, routesOf(ctx.tl, 'trigger'), first, to, triggerTokens);
   return [
     throttled === 0
       ? test(ctx, 'RL-06', title, 'passed', `${accepted} configuration/global calls accepted while trigger was throttled`, evidence)
@@ -44,6 +48,9 @@ export function bulkSubscribersRate(ctx: CheckContext, phase: PlannedPhase): Rul
       if (excess > worst.excess) worst = { excess, from: i, to: j + 1, count };
     }
   }
+  // why: RL-08 counts requests, not tokens
+  const planned = phase.streams.filter((st) => st.route === route).reduce((n, st) => n + st.count, 0);
+  ctx = judgedOn(ctx, [route], from, to, planned, false);
   const lengthS = (worst.to - worst.from) * b;
   const bound = burstRequests + 2 * (lengthS + b + slackS(ctx, [route])) + 1;
   const ok = worst.count <= bound;

@@ -3,7 +3,7 @@ import { parseRateLimitPolicy, type RateLimitPolicy } from '../../schemas/rate-l
 import type { RuleTest } from '../../report/verdicts.ts';
 import type { PlannedPhase } from '../scenarios/plan.ts';
 import type { RouteName } from '../scenarios/routes.ts';
-import type { BucketRoute, Timeline } from '../timeline/format.ts';
+import type { BucketCount, Timeline } from '../timeline/format.ts';
 
 export interface CheckContext {
   tl: Timeline;
@@ -56,7 +56,7 @@ export function phaseBuckets(ctx: CheckContext, phase: PlannedPhase): [number, n
 }
 
 /** Per-bucket sum of `field` over routes, weighted by token cost when `byCost`. */
-export function series(ctx: CheckContext, routes: RouteName[], field: keyof BucketRoute, byCost = false): number[] {
+export function series(ctx: CheckContext, routes: RouteName[], field: BucketCount, byCost = false): number[] {
   return ctx.tl.buckets.map((b) => routes.reduce((n, r) => n + (b.routes[r]?.[field] ?? 0) * (byCost ? ctx.tl.routes[r]!.cost : 1), 0));
 }
 

@@ -4,6 +4,7 @@ import type { RuleTest, Verdict } from '../../report/verdicts.ts';
 import type { Timeline } from '../timeline/format.ts';
 import { bulkSubscribersRate, otherCategoriesUnthrottled } from './category-checks.ts';
 import { contextOf } from './context.ts';
+import { GENERATOR_BEHIND } from './generator-lag.ts';
 import { remainingFallsByCost, throttledWellFormed } from './header-checks.ts';
 import { interruptedChecks } from './interrupted-checks.ts';
 import { burstBound, convergence, declaredRate, noThrottling } from './trigger-limit-checks.ts';
@@ -45,9 +46,13 @@ export function judgeTimelines(timelines: Timeline[], expectedRps: number): Load
   }).filter((r) => r.tests.length > 0);
 }
 
-/** Same decision as the functional report: a failed MUST test fails the rule, a failed SHOULD test warns. */
+/**
+ * Same decision as the functional report: a failed MUST test fails the rule, a failed SHOULD test warns. One more
+ * for load: a rule with a check its starved generator left unjudged was not exercised as planned, so it is not `pass`.
+ */
 export function decide(level: LoadRuleVerdict['level'], tests: RuleTest[]): Verdict {
   if (tests.some((t) => t.status === 'failed')) return level === 'MUST' && tests.some((t) => t.status === 'failed' && t.level !== 'SHOULD') ? 'fail' : 'warn';
+  if (tests.some((t) => t.status === 'not-verified' && t.message?.startsWith(GENERATOR_BEHIND))) return 'not-verified';
   if (tests.some((t) => t.status === 'passed')) return 'pass';
   if (tests.length > 0 && tests.every((t) => t.status === 'not-applicable')) return 'not-applicable';
   return 'not-verified';

@@ -2,6 +2,7 @@
 import type { RuleTest } from '../../report/verdicts.ts';
 import type { PlannedPhase } from '../scenarios/plan.ts';
 import { firstIndex, fmt, phaseBuckets, policyOf, routesOf, series, slackS, sum, test, type CheckContext } from './context.ts';
+import { judgedOn } from './generator-lag.ts';
 
 /** RL-05 tolerance on the converged rate. */
 export const CONVERGENCE_TOLERANCE = 0.05;
@@ -44,6 +45,11 @@ export function burstBound(ctx: CheckContext): RuleTest[] {
       minPrefix = prefix;
       minAt = j + 1;
     }
+  }
+  // why: a phase the generator under-offered could hide a target that accepts too much
+  for (const phase of ctx.tl.plan.phases) {
+    const planned = phase.streams.filter((s) => s.category === 'trigger').reduce((n, s) => n + s.count * s.cost, 0);
+    if (planned > 0) ctx = judgedOn(ctx, routes, ...phaseBuckets(ctx, phase), planned);
   }
   const slack = slackS(ctx, routes);
   const lengthS = (worst.to - worst.from) * b;
@@ -94,6 +100,7 @@ export function convergence(ctx: CheckContext, phase: PlannedPhase): RuleTest[] 
       : `the burst of ${p.policy.burst} lasts ${fmt(drainS, 2)} s at ${fmt(offered)}/s offered and the phase ${fmt(phaseS, 2)} s: no steady window remains (need ${MIN_WINDOW_S} s)`;
     return [test(ctx, 'RL-05', title, 'not-verified', `${why}: lengthen the phase (conformance load sizes it from the target's declared burst)`, evidence)];
   }
+  ctx = judgedOn(ctx, routes, start, end, r * windowS);
   const accepted = sum(tokens, start, end);
   const rate = accepted / windowS;
   const ok = Math.abs(rate - r) <= r * CONVERGENCE_TOLERANCE;
@@ -115,6 +122,7 @@ export function noThrottling(ctx: CheckContext, phase: PlannedPhase): RuleTest[]
   const accepted = sum(series(ctx, routes, 'accepted'), from, to);
   const count = sum(throttled, from, to);
   if (accepted === 0 && count === 0) return [test(ctx, 'RL-05', title, 'not-verified', 'no response in the phase')];
+  ctx = judgedOn(ctx, routes, from, to, offered * (to - from) * ctx.bucketS);
   const first = firstIndex(throttled, from, to, (v) => v > 0);
   const ok = count === 0;
   return [

@@ -120,6 +120,27 @@ describe('k6 summary → timeline → verdict', () => {
     expect(verdicts['RL-05']?.tests[0]?.message).toMatch(/dropped by the engine or got no response/);
   });
 
+  test('a tenth of a second a starved k6 skipped in the judged window, under 2% of the run, leaves that window not verified', () => {
+    const { k6tl, verdicts } = viaK6({ ...CLEAN, skip: { fromMs: 3500, toMs: 3600 } });
+    expect(k6tl.routes.trigger!.dropped).toBeLessThanOrEqual(0.02 * k6tl.routes.trigger!.scheduled);
+    expect(verdicts['RL-05']?.verdict).toBe('not-verified');
+    expect(verdicts['RL-05']?.tests.map((t) => t.message).join('\n')).toMatch(/fell behind its schedule in \[2\.\d+ s, 5\.\d+ s\) \(30 request\(s\) overdue at 3\.60 s/);
+  });
+
+  test('k6\'s per-bucket RateLimit-Remaining and send lag land in the timeline, only in buckets that had samples', () => {
+    const { k6tl } = viaK6(CLEAN, (data) => {
+      data.metrics[bucketKey('lt_rem', 'trigger', 30)] = { type: 'trend', values: { min: 0, max: 12, avg: 3, med: 2 } };
+      data.metrics[bucketKey('lt_lag', 'trigger', 30)] = { type: 'trend', values: { min: 0, max: 85, avg: 3, med: 2 } };
+      // bucket 40: k6 skipped its ticks, so its Remaining trend has no sample and reads 0
+      delete data.metrics[bucketKey('lt_accepted', 'trigger', 40)];
+      delete data.metrics[bucketKey('lt_throttled', 'trigger', 40)];
+      data.metrics[bucketKey('lt_rem', 'trigger', 40)] = { type: 'trend', values: { min: 0, max: 0, avg: 0, med: 0 } };
+    });
+    expect(k6tl.buckets[30]!.routes.trigger).toMatchObject({ remaining: { min: 0, max: 12 }, lagMaxMs: 85 });
+    expect(k6tl.buckets[40]!.routes.trigger!.scheduled).toBeGreaterThan(0);
+    expect(k6tl.buckets[40]!.routes.trigger!.remaining).toBeUndefined();
+  });
+
   test('a too generous bucket read back from k6 metrics fails RL-05', () => {
     expect(viaK6({ ...CLEAN, triggerRefillFactor: 1.5 }).verdicts['RL-05']?.verdict).toBe('fail');
   });

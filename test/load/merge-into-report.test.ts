@@ -45,6 +45,15 @@ describe('merge of load verdicts into conformance.json', () => {
     expect(twice.summary.unverifiedMust.map((r) => r.id)).not.toContain('RL-05');
   });
 
+  test('a check a starved generator left unjudged keeps RL-05 not verified beside a passed one, with the lag as the reason', () => {
+    const starved = { ...test_('converges', 'passed'), status: 'not-verified' as const, message: 'the load generator fell behind its schedule in [2.30 s, 5.90 s) (74 request(s) overdue at 5 s)' };
+    const merged = mergeReport(report(), [{ id: 'RL-05', level: 'MUST', verdict: 'not-verified', tests: [{ ...test_('declares 200/s', 'passed'), message: 'declares 200/s' }, starved] }]);
+    const rl05 = merged.requirements.find((r) => r.id === 'RL-05')!;
+    expect(rl05.verdict).toBe('not-verified');
+    expect(rl05.reason).toBe(starved.message);
+    expect(merged.summary.unverifiedMust.map((r) => r.id)).toContain('RL-05');
+  });
+
   test('a run whose only unverified MUST rule is RL-05 is incomplete until the load merges, then conformant, keeping the rest', () => {
     const records = REQUIREMENTS.filter((r) => r.id !== 'RL-05').map((r) => record([r.id], 'passed'));
     const run = buildReport({ ...base, requirements: computeVerdicts(records, { idempotency: true, rateLimiting: true }) });

@@ -20,7 +20,7 @@ const plan = planScenario(scenarioByName('category-isolation')!, 'short', 200);
 const whole = { ...simulate(plan, { rps: { trigger: 200, configuration: 200, global: 600 }, w: 1 }), engine: 'k6' as const };
 
 
-/** What the instance running `segment` would have recorded (counts split, facts kept), started `offsetMs` late. */
+/** What the instance running `segment` would have recorded (counts split, facts — lag, Remaining — kept), started `offsetMs` late. */
 function instance(tl: Timeline, segment: string, offsetMs = 0): Timeline {
   const range = parseSegment(segment)!;
   const route = (r: RouteSummary): RouteSummary => ({
@@ -35,7 +35,7 @@ function instance(tl: Timeline, segment: string, offsetMs = 0): Timeline {
     runId: `run-${segment}`,
     startedAt: new Date(Date.parse(tl.startedAt) + offsetMs).toISOString(),
     routes: Object.fromEntries(Object.entries(tl.routes).map(([k, r]) => [k, route(r)])),
-    buckets: tl.buckets.map((b) => ({ t: b.t, routes: Object.fromEntries(Object.entries(b.routes).map(([k, r]) => [k, Object.fromEntries(Object.entries(r).map(([f, n]) => [f, share(n, range)]))])) })),
+    buckets: tl.buckets.map((b) => ({ t: b.t, routes: Object.fromEntries(Object.entries(b.routes).map(([k, r]) => [k, Object.fromEntries(Object.entries(r).map(([f, n]) => [f, typeof n === 'number' && f !== 'lagMaxMs' ? share(n, range) : n]))])) })),
   } as Timeline;
 }
 
@@ -63,6 +63,13 @@ describe('merging the timelines of a split k6 run', () => {
     expect(merged!.buckets).toHaveLength(whole.buckets.length + 3);
     expect(merged!.buckets[0]!.routes.trigger!.sent).toBe(share(whole.buckets[0]!.routes.trigger!.sent, [0, 0.5]));
     expect(verdictsOf([merged!])).toEqual(verdictsOf([whole]));
+  });
+
+  test('one instance that skipped half a second leaves the merged window not verified', () => {
+    const starved = { ...simulate(plan, { rps: { trigger: 200, configuration: 200, global: 600 }, w: 1, skip: { fromMs: 3000, toMs: 3500 } }), engine: 'k6' as const };
+    const [merged] = mergeTimelines([instance(whole, '0:1/2'), instance(starved, '1/2:1')]);
+    expect(verdictsOf([merged!]).join('\n')).toMatch(/RL-05 not-verified/);
+    expect(judgeTimelines([merged!], 200).flatMap((v) => v.tests.map((t) => t.message)).join('\n')).toMatch(/fell behind its schedule in \[[\d.]+ s, [\d.]+ s\) \(\d+ request\(s\) overdue at 3\.50 s/);
   });
 
   test.each([

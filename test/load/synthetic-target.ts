@@ -17,6 +17,10 @@ export interface SimTarget {
   sharedBuckets?: boolean;
   /** Every n-th request is dropped by the "engine". */
   dropEvery?: number;
+  /** A generator starved of CPU: what is scheduled in [fromMs, toMs) leaves at toMs, all at once. */
+  stall?: { fromMs: number; toMs: number };
+  /** A k6 starved of CPU: what is scheduled in [fromMs, toMs) is skipped silently (neither sent nor counted as dropped). */
+  skip?: { fromMs: number; toMs: number };
 }
 
 export function simulate(plan: ScenarioPlan, t: SimTarget): Timeline {
@@ -28,23 +32,26 @@ export function simulate(plan: ScenarioPlan, t: SimTarget): Timeline {
   events.sort((a, b) => a.at - b.at);
   const buckets = new Map<string, { tokens: number; last: number }>();
   let n = 0;
+  const sendAt = (at: number) => (t.stall && at >= t.stall.fromMs && at < t.stall.toMs ? t.stall.toMs : at);
   for (const e of events) {
     rec.scheduled(e.route, e.at);
+    if (t.skip && e.at >= t.skip.fromMs && e.at < t.skip.toMs) continue;
     n += 1;
     if (t.dropEvery && n % t.dropEvery === 0) {
       rec.dropped(e.route, e.at);
       continue;
     }
-    rec.sent(e.route, e.at, e.at);
+    const at = sendAt(e.at);
+    rec.sent(e.route, e.at, at);
     const category = ROUTES[e.route].category;
     const key = t.sharedBuckets ? 'trigger' : category;
     const limit = t.rps[category] * t.w;
     const burst = Math.floor(limit * 1.1);
     const capacity = Math.floor(t.rps[key] * t.w * 1.1);
     const rate = t.rps[key] * (key === 'trigger' ? (t.triggerRefillFactor ?? 1) : 1);
-    const b = buckets.get(key) ?? { tokens: capacity, last: e.at };
-    b.tokens = Math.min(capacity, b.tokens + ((e.at - b.last) * rate) / 1000);
-    b.last = e.at;
+    const b = buckets.get(key) ?? { tokens: capacity, last: at };
+    b.tokens = Math.min(capacity, b.tokens + ((at - b.last) * rate) / 1000);
+    b.last = Math.max(b.last, at);
     buckets.set(key, b);
     const cost = ROUTES[e.route].cost === 100 && !t.bulkCostsOne ? 100 : 1;
     const ok = b.tokens >= cost;
@@ -57,7 +64,7 @@ export function simulate(plan: ScenarioPlan, t: SimTarget): Timeline {
     };
     if (!ok && !t.noRetryAfter) headers['retry-after'] = '1';
     const body = ok ? undefined : t.plainTextBody ? 'Too Many Requests' : JSON.stringify({ statusCode: 429, timestamp: new Date(0).toISOString(), path: ROUTES[e.route].path, message: 'API rate limit exceeded' });
-    rec.response(e.route, e.at, e.at, e.at + 2, ok ? 201 : 429, (name) => headers[name], body);
+    rec.response(e.route, e.at, at, at + 2, ok ? 201 : 429, (name) => headers[name], body);
   }
   return rec.toTimeline('node', new Date(0), plan.durationMs);
 }

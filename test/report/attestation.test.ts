@@ -44,7 +44,7 @@ function unsignedFiles(report: ConformanceReport = certifiableReport()): Map<str
     report,
     junitXml: junitXml(report),
     settings: { ...structuredClone(DEFAULT_SETTINGS), target: { baseUrl: report.target.baseUrl, apiKey: 'sk_live_vendor_key' } },
-    loadJson: { format: 'notification-api-conformance/load', verdicts: [], timelines: [] },
+    loadJson: { format: 'notification-api-conformance/load', target: { ...report.target }, expectedRps: report.target.declared?.triggerRps ?? 600, verdicts: [], timelines: [] },
   });
 }
 
@@ -106,7 +106,7 @@ describe('signed attestation', () => {
     const files = await signedFiles();
     editJson(files, BUNDLE_FILES.report, (r) => (r.target.baseUrl = 'https://api.other-vendor.test'));
     const forged = pack(files, true);
-    expect(failed(forged, keyPolicy(vendor.publicKey))).toEqual(['every file matches its signed SHA-256 (not SHA256SUMS, conformance.json)', expect.stringContaining('the signed predicate')]);
+    expect(failed(forged, keyPolicy(vendor.publicKey))).toEqual(['every file matches its signed SHA-256 (not SHA256SUMS, conformance.json)', expect.stringContaining('the signed predicate'), expect.stringContaining("the load summary measured the report's target (the report is about https://api.other-vendor.test")]);
     expect(verify(forged, keyPolicy(vendor.publicKey)).status).toBe('invalid');
     // Without a key the signature is not checked, but the signed subjects still disagree with the files.
     expect(verify(forged, { kind: 'none' }).status).toBe('invalid');
@@ -156,6 +156,7 @@ describe('signed attestation', () => {
   it('rejects a bundle re-signed with another key, and a signed bundle whose attestation was stripped', async () => {
     const edited = unsignedFiles();
     editJson(edited, BUNDLE_FILES.report, (r) => (r.target.baseUrl = 'https://api.other-vendor.test'));
+    editJson(edited, BUNDLE_FILES.loadSummary, (l) => (l.target.baseUrl = 'https://api.other-vendor.test'));
     const files = remanifest(edited);
     files.set(ATTESTATION_FILE, await signStatement(buildStatement(files), { kind: 'key', key: readSigningKey(forger.privateKey) }));
     expect(failed(pack(files), keyPolicy(vendor.publicKey))).toEqual([expect.stringContaining('signature verification failed')]);

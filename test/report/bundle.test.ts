@@ -21,7 +21,7 @@ const input = (): BundleInput => {
     report,
     junitXml: junitXml(report),
     settings: { ...structuredClone(DEFAULT_SETTINGS), target: { baseUrl: 'http://127.0.0.1:1', apiKey: KEY, restrictedApiKey: `${KEY}-r` } },
-    loadJson: { format: 'notification-api-conformance/load', verdicts: [], timelines: [{ scenario: 's', routes: { trigger: { sent: 3, examples: [{ body: KEY }] } }, buckets: [] }] },
+    loadJson: { format: 'notification-api-conformance/load', target: { ...report.target }, verdicts: [], timelines: [{ scenario: 's', routes: { trigger: { sent: 3, examples: [{ body: KEY }] } }, buckets: [] }] },
   };
 };
 

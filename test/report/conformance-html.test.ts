@@ -84,14 +84,50 @@ describe('loadCharts', () => {
     doc.timelines[0]!.buckets[0]!.routes.trigger.remaining = { min: 12, max: 40 };
     doc.timelines[0]!.buckets[1]!.routes.trigger.remaining = 3;
     const chart = loadCharts(doc)!.charts[0]!;
-    expect(chart.rates.map((s) => s.points[0]![1])).toEqual([800, 600, 200]);
+    expect(chart.rates.map((s) => [s.name, s.points[0]![1]])).toEqual([['planned', 800], ['sent', 800], ['accepted (2xx)', 600], ['429', 200]]);
     expect(chart.remaining[0]!.points).toEqual([[0, 12], [0.5, 3]]);
   });
 
-  it('sums short buckets into at most 40 points, keeping the rate per second', () => {
-    const buckets = Array.from({ length: 200 }, (_, i) => ({ t: i * 100, routes: { trigger: { scheduled: 10, accepted: 6, throttled: 4 } } }));
+  it('draws runs up to 20 s per 100 ms and longer ones per second, keeping the rate per second', () => {
+    const buckets = (n: number) => Array.from({ length: n }, (_, i) => ({ t: i * 100, routes: { trigger: { scheduled: 10, sent: 10, accepted: 6, throttled: 4 } } }));
+    const short = loadCharts({ ...loadJson, timelines: [{ scenario: 's', bucketMs: 100, buckets: buckets(200) }] })!.charts[0]!;
+    expect(short.rates[0]!.points).toHaveLength(200);
+    const long = loadCharts({ ...loadJson, timelines: [{ scenario: 's', bucketMs: 100, buckets: buckets(400) }] })!.charts[0]!;
+    expect(long.rates[0]!.points).toHaveLength(40);
+    expect(long.rates.map((s) => s.points[3]![1])).toEqual([100, 100, 60, 40]);
+  });
+
+  it('draws what was sent beside what was planned: a generator that stalled shows its gap and its burst, and what it dropped', () => {
+    const buckets = [30, 30, 0, 60, 25].map((sent, i) => ({ t: i * 100, routes: { trigger: { scheduled: 30, sent, accepted: sent, throttled: 0, dropped: i === 4 ? 5 : 0 } } }));
     const chart = loadCharts({ ...loadJson, timelines: [{ scenario: 's', bucketMs: 100, buckets }] })!.charts[0]!;
-    expect(chart.rates[0]!.points.length).toBeLessThanOrEqual(40);
-    expect(chart.rates.map((s) => s.points[3]![1])).toEqual([100, 60, 40]);
+    const byName = Object.fromEntries(chart.rates.map((s) => [s.name, s.points.map((p) => p[1])]));
+    expect(byName).toEqual({ planned: [300, 300, 300, 300, 300], sent: [300, 300, 0, 600, 250], 'accepted (2xx)': [300, 300, 0, 600, 250], '429': [0, 0, 0, 0, 0], 'dropped by the generator': [0, 0, 0, 0, 50] });
+  });
+
+  it('draws the declared limit with RL-05\'s envelope and shades the intervals a rule failed or could not be judged', () => {
+    const verdicts = [{ id: 'RL-05', tests: [
+      { name: 'load trigger-limit (node): accepted trigger rate converges [RL-05]', status: 'not-verified', message: 'the load generator fell behind its schedule in [0.20 s, 0.80 s) (…)' },
+      { name: 'load trigger-limit (node): accepted trigger tokens in every interval [RL-05]', status: 'failed', message: 'too many', evidence: ['policy: x', 'tightest interval [0 s, 1 s): 900 tokens'] },
+      { name: 'load other (node): something [RL-05]', status: 'failed', message: 'in [5 s, 6 s)' },
+    ] }];
+    const chart = loadCharts({ ...loadJson, expectedRps: 600, verdicts })!.charts[0]!;
+    expect(chart.limit).toBe(600);
+    expect(chart.bands).toEqual([
+      { fromS: 0.2, toS: 0.8, kind: 'not-judged', label: 'RL-05 not judged 0.20–0.80 s' },
+      { fromS: 0, toS: 1, kind: 'failed', label: 'RL-05 failed 0–1 s' },
+    ]);
+    const page = conformanceHtml(sampleReport(), { ...loadJson, expectedRps: 600, verdicts });
+    expect(page).toContain('declared limit 600/s, RL-05 envelope ±5 %');
+    expect(page).toContain('RL-05 not judged 0.20–0.80 s');
+    expect(page.match(/<rect [^>]*fill="#fde68a"/g)).toHaveLength(1);
+  });
+
+  it('puts a small chart of its scenario inside a rate-limit root-cause card', () => {
+    const report = sampleReport();
+    report.rootCauses = [{ ...report.rootCauses[0]!, rules: ['RL-05'], example: { rule: 'RL-05', test: 'load trigger-limit (node): accepted trigger rate converges [RL-05]', message: 'accepted 143/s' } }];
+    const page = conformanceHtml(report, loadJson);
+    const card = page.slice(page.indexOf('<section id="root-causes">'), page.indexOf('</section>', page.indexOf('<section id="root-causes">')));
+    expect(card).toContain('<svg class="chart" viewBox="0 0 420 160"');
+    expect(card).toContain('trigger-limit: what the load run sent and the target accepted');
   });
 });
