@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeLoadAllureResults } from '../report/allure-load-results.ts';
-import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
+import { buildReport, reportInputOf, type ConformanceReport } from '../report/conformance-report.ts';
 import type { RuleVerdict } from '../report/verdicts.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { decide, type LoadRuleVerdict } from './verdict/judge.ts';
@@ -38,15 +38,7 @@ export function mergeReport(report: ConformanceReport, verdicts: LoadRuleVerdict
     if (verdict === 'not-verified') merged.reason = tests.find((t) => t.message)?.message ?? 'no test exercised this rule';
     return merged;
   });
-  const rebuilt = buildReport({
-    target: report.target,
-    startedAt: new Date(report.startedAt),
-    finishedAt: new Date(report.finishedAt),
-    requirements,
-    leaks: report.leaks,
-    errors: report.errors,
-    interrupted: report.summary.interrupted,
-  });
+  const rebuilt = buildReport(reportInputOf(report, requirements));
   // why: suite, certification, expectations, repeat (and fields this code does not know) describe the run, not the verdicts
   return { ...report, requirements, summary: { ...report.summary, ...rebuilt.summary }, rootCauses: rebuilt.rootCauses };
 }

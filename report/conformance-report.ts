@@ -121,6 +121,22 @@ export function buildReport(input: ReportInput): ConformanceReport {
 }
 
 /**
+ * What `buildReport` was given, read back from a report it built: the load merge and `verify-bundle` rebuild the
+ * summary from it, so a reader recomputes exactly what the writer wrote (one source of truth).
+ */
+export function reportInputOf(report: ConformanceReport, requirements: RuleVerdict[] = report.requirements): ReportInput {
+  return {
+    target: report.target,
+    startedAt: new Date(report.startedAt),
+    finishedAt: new Date(report.finishedAt),
+    requirements,
+    leaks: report.leaks ?? [],
+    errors: report.errors ?? [],
+    interrupted: report.summary?.interrupted === true,
+  };
+}
+
+/**
  * 0 conformant, 1 non-conformant, 3 incomplete. With `loadFollows`, an incomplete run whose every unverified MUST rule
  * is one `conformance load` verifies exits 0: the load run that follows merges those rules and decides in its turn.
  */

@@ -8,7 +8,7 @@ import { REQUIREMENTS, SPEC_VERSION } from '../requirements/index.ts';
 import { ATTESTATION_FILE } from './attestation.ts';
 import { BUNDLE_FILES, MANIFEST, REDACTED, sha256 } from './bundle.ts';
 import { assessCertification, type CertificationRunOptions } from './certification.ts';
-import { buildReport, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from './conformance-report.ts';
+import { buildReport, reportInputOf, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from './conformance-report.ts';
 import type { RuleVerdict } from './verdicts.ts';
 
 export interface Check {
@@ -110,14 +110,7 @@ function checkReport(report: ConformanceReport, check: (ok: boolean, what: strin
   const impossible = rules.filter((r) => !verdictFits(r)).map((r) => `${r.id}=${r.verdict}`);
   check(impossible.length === 0, `every verdict fits its tests${impossible.length ? ` (not ${impossible.join(', ')})` : ''}`);
   try {
-    const rebuilt = buildReport({
-      target: report.target,
-      startedAt: new Date(report.startedAt),
-      finishedAt: new Date(report.finishedAt),
-      requirements: rules,
-      leaks: report.leaks ?? [],
-      errors: report.errors ?? [],
-    });
+    const rebuilt = buildReport(reportInputOf(report, rules));
     check(isDeepStrictEqual(rebuilt.summary, report.summary), `the summary matches the verdicts (${report.summary?.verdict})`);
     check(rebuilt.durationMs === report.durationMs, 'the duration matches the start and finish times');
   } catch (error) {
