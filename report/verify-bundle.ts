@@ -3,9 +3,9 @@
 // tests, the summary equal to what the verdicts give, the certification grade equal to what the report and the
 // configuration give, provenance agreeing with the report. The signature is checked first (certify-bundle.ts).
 import { isDeepStrictEqual } from 'node:util';
-import { list } from 'tar';
 import { REQUIREMENTS, SPEC_VERSION } from '../requirements/index.ts';
 import { ATTESTATION_FILE } from './attestation.ts';
+import { readBoundedTarGz } from './bounded-archive.ts';
 import { BUNDLE_FILES, MANIFEST, REDACTED, sha256 } from './bundle.ts';
 import { assessCertification, type CertificationRunOptions } from './certification.ts';
 import { buildReport, reportInputOf, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from './conformance-report.ts';
@@ -16,34 +16,12 @@ export interface Check {
   what: string;
 }
 
-/** A bundle is a few hundred kilobytes; anything far larger is not one. */
-const MAX_BYTES = 64 * 1024 * 1024;
-
+/** The bundle's files, read within the caps of bounded-archive.ts; throws BundleError naming what it refused. */
 export function readBundle(file: string): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  let total = 0;
-  list({
-    file,
-    sync: true,
-    strict: true,
-    onReadEntry: (entry) => {
-      const chunks: Buffer[] = [];
-      if (entry.type !== 'File' || entry.path.includes('/') || entry.path.includes('\\') || entry.path.startsWith('.')) {
-        throw new BundleError(`unexpected entry "${entry.path}" (${entry.type}): a bundle holds plain files only`);
-      }
-      if (files.has(entry.path)) throw new BundleError(`"${entry.path}" occurs twice`);
-      entry.on('data', (c: Buffer) => {
-        total += c.length;
-        if (total > MAX_BYTES) throw new BundleError(`larger than ${MAX_BYTES} bytes`);
-        chunks.push(c);
-      });
-      entry.on('end', () => files.set(entry.path, Buffer.concat(chunks)));
-    },
-  });
-  return files;
+  return readBoundedTarGz(file);
 }
 
-export class BundleError extends Error {}
+export { BundleError } from './bounded-archive.ts';
 
 export function verifyBundle(files: Map<string, Buffer>): Check[] {
   const checks: Check[] = [];
