@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { LoadCommandOptions } from './load-command.ts';
 import { withInterruption } from '../interrupt.ts';
 import { collect, integerOption } from '../options.ts';
+import { printLine } from '../terminal.ts';
 import { parseFaults } from './reference.ts';
 
 interface LoadFlags {
@@ -49,7 +50,7 @@ export function registerLoad(program: Command, env: Record<string, string | unde
       const [{ loadCommand }, { resolveSettings }] = await Promise.all([import('./load-command.ts'), import('../../config/resolve-settings.ts')]);
       // why: the limit a target declares (config file, CONFORMANCE_TRIGGER_RPS) is the one its load is judged at, as in `run`
       const declared = resolveSettings({ env, ...(flags.config ? { configFile: flags.config } : {}) }).limits.triggerRps;
-      const print = (line: string) => process.stdout.write(`${line}\n`);
+      const print = printLine;
       const options: LoadCommandOptions = {
         ...(flags.target ? { target: flags.target } : {}),
         ...(flags.apiKey ? { apiKey: flags.apiKey } : {}),

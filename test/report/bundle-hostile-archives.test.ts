@@ -145,7 +145,7 @@ describe('hostile archives are refused, naming the cap or the defect', () => {
     const signed = readFileSync(await signedBundle());
     await refused(file(signed.subarray(0, signed.length - 20)), /gzip (stream is truncated|data is corrupt)/);
     const corrupt = Buffer.from(signed);
-    corrupt.writeUInt32LE(corrupt.readUInt32LE(corrupt.length - 8) ^ 0xff, corrupt.length - 8);
+    corrupt.writeUInt32LE((corrupt.readUInt32LE(corrupt.length - 8) ^ 0xff) >>> 0, corrupt.length - 8);
     await refused(file(corrupt), 'the gzip checksum or length does not match its data');
   });
 });
