@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeLoadAllureResults } from '../report/allure-load-results.ts';
 import { buildReport, reportInputOf, type ConformanceReport } from '../report/conformance-report.ts';
-import type { RuleVerdict } from '../report/verdicts.ts';
+import { decisiveGap, type RuleVerdict } from '../report/verdicts.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { decide, type LoadRuleVerdict } from './verdict/judge.ts';
 
@@ -35,7 +35,8 @@ export function mergeReport(report: ConformanceReport, verdicts: LoadRuleVerdict
     const merged: RuleVerdict = { ...rule, verdict, tests };
     delete merged.reason;
     if (verdict === 'warn' && rule.level === 'MUST') merged.reason = 'only SHOULD-level cases failed';
-    if (verdict === 'not-verified') merged.reason = tests.find((t) => t.message)?.message ?? 'no test exercised this rule';
+    const gap = decisiveGap(tests);
+    if (verdict === 'not-verified') merged.reason = gap ? `no check over the limit was verified: ${gap.message ?? gap.name}` : (tests.find((t) => t.message)?.message ?? 'no test exercised this rule');
     return merged;
   });
   const rebuilt = buildReport(reportInputOf(report, requirements));

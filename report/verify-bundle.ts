@@ -9,7 +9,7 @@ import { readBoundedTarGz } from './bounded-archive.ts';
 import { BUNDLE_FILES, MANIFEST, REDACTED, sha256 } from './bundle.ts';
 import { assessCertification, type CertificationRunOptions } from './certification.ts';
 import { buildReport, reportInputOf, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from './conformance-report.ts';
-import type { RuleVerdict } from './verdicts.ts';
+import { decisiveGap, type RuleVerdict } from './verdicts.ts';
 
 export interface Check {
   ok: boolean;
@@ -107,13 +107,13 @@ function checkCertification(report: ConformanceReport, run: CertificationRunOpti
   }
 }
 
-/** A pass needs a passing test and no failure; fail needs a failed MUST-level test; warn some failed test. */
+/** A pass needs a passing test, no failure and a passed decisive test when the rule has any; fail needs a failed MUST-level test; warn some failed test. */
 function verdictFits(rule: RuleVerdict): boolean {
   const tests = Array.isArray(rule.tests) ? rule.tests : [];
   const failed = tests.filter((t) => t.status === 'failed');
   switch (rule.verdict) {
     case 'pass':
-      return failed.length === 0 && tests.some((t) => t.status === 'passed');
+      return failed.length === 0 && tests.some((t) => t.status === 'passed') && !decisiveGap(tests);
     case 'fail':
       return rule.level === 'MUST' && failed.some((t) => t.level !== 'SHOULD');
     case 'warn':

@@ -1,6 +1,6 @@
 // One verdict per RL rule from recorded timelines, whichever engine recorded them.
 import { isRuleId, requirement } from '../../requirements/index.ts';
-import type { RuleTest, Verdict } from '../../report/verdicts.ts';
+import { decisiveGap, type RuleTest, type Verdict } from '../../report/verdicts.ts';
 import type { Timeline } from '../timeline/format.ts';
 import { bulkSubscribersRate, otherCategoriesUnthrottled } from './category-checks.ts';
 import { contextOf } from './context.ts';
@@ -48,7 +48,7 @@ export function judgeTimelines(timelines: Timeline[], expectedRps: number): Load
 /** Same decision as the functional report: a failed MUST test fails the rule, a failed SHOULD test warns. */
 export function decide(level: LoadRuleVerdict['level'], tests: RuleTest[]): Verdict {
   if (tests.some((t) => t.status === 'failed')) return level === 'MUST' && tests.some((t) => t.status === 'failed' && t.level !== 'SHOULD') ? 'fail' : 'warn';
-  if (tests.some((t) => t.status === 'passed')) return 'pass';
+  if (tests.some((t) => t.status === 'passed')) return decisiveGap(tests) ? 'not-verified' : 'pass';
   if (tests.length > 0 && tests.every((t) => t.status === 'not-applicable')) return 'not-applicable';
   return 'not-verified';
 }

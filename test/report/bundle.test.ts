@@ -90,6 +90,11 @@ describe('certification bundle', () => {
     const passed = structuredClone(report);
     passed.requirements.find((r: { id: string }) => r.id === 'AUTH-03').verdict = 'pass';
     expect(failures(pack('passed.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(passed)]]))).join('\n')).toContain('every verdict fits its tests (not AUTH-03=pass)');
+    const undecided = structuredClone(report);
+    const rl05 = undecided.requirements.find((r: { id: string }) => r.id === 'RL-05');
+    rl05.verdict = 'pass';
+    rl05.tests = [{ name: 'load: 160/s gets no 429 [RL-05]', status: 'passed', durationMs: 1 }, { name: 'load: converges to 200/s [RL-05]', status: 'not-verified', durationMs: 1, decisive: true }];
+    expect(failures(pack('undecided.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(undecided)]]))).join('\n')).toContain('every verdict fits its tests (not RL-05=pass)');
   });
 
   it('verify-bundle exits 3 on an intact unsigned bundle (it certifies nothing) and 1 on a bad one', async () => {
