@@ -9,6 +9,7 @@ import { readBoundedTarGz } from './bounded-archive.ts';
 import { BUNDLE_FILES, MANIFEST, REDACTED, sha256 } from './bundle.ts';
 import { assessCertification, type CertificationRunOptions } from './certification.ts';
 import { buildReport, reportInputOf, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from './conformance-report.ts';
+import { junitXml } from './junit.ts';
 import { decisiveGap, type RuleVerdict } from './verdicts.ts';
 
 export interface Check {
@@ -64,12 +65,7 @@ export function verifyBundle(files: Map<string, Buffer>): Check[] {
   }
   if (report && configuration) checkCertification(report, configuration.run ?? {}, check);
   const junit = files.get(BUNDLE_FILES.junit)?.toString('utf8');
-  if (junit && report) {
-    check(junit.includes('<testsuites'), 'junit.xml is a JUnit report');
-    const failures = Number(/<testsuites[^>]* failures="(\d+)"/.exec(junit)?.[1] ?? NaN);
-    const failedTests = report.summary?.tests?.failed;
-    check(Number.isFinite(failures) && failures >= (failedTests ?? 0), `junit.xml counts at least the report's ${failedTests} failed tests (${failures})`);
-  }
+  if (junit !== undefined && report) checkJunit(junit, report, check);
   return checks;
 }
 
@@ -94,6 +90,19 @@ function checkReport(report: ConformanceReport, check: (ok: boolean, what: strin
   } catch (error) {
     check(false, `the summary can be recomputed (${(error as Error).message})`);
   }
+}
+
+/** junit.xml is written from conformance.json alone (junit.ts): the same report gives the same file, byte for byte. */
+function checkJunit(junit: string, report: ConformanceReport, check: (ok: boolean, what: string) => void): void {
+  let expected: string;
+  try {
+    expected = junitXml(report);
+  } catch (error) {
+    check(false, `junit.xml can be rebuilt from conformance.json (${(error as Error).message})`);
+    return;
+  }
+  const failures = (xml: string) => /<testsuites[^>]* failures="(\d+)"/.exec(xml)?.[1] ?? '?';
+  check(junit === expected, `junit.xml is what conformance.json gives${junit === expected ? '' : ` (it differs: ${failures(junit)} failure(s) in junit.xml, ${failures(expected)} from the report)`}`);
 }
 
 function checkCertification(report: ConformanceReport, run: CertificationRunOptions, check: (ok: boolean, what: string) => void): void {

@@ -39,6 +39,8 @@ function pack(name: string, files: Map<string, string>, withManifest = true): st
   return file;
 }
 
+/** junit.xml carries the verdict: an edited report or junit.xml no longer agree. */
+const JUNIT_DIFFERS = expect.stringMatching(/^junit\.xml is what conformance\.json gives \(it differs/);
 const failures = (file: string) => verifyBundle(readBundle(file)).filter((c) => !c.ok).map((c) => c.what);
 
 describe('certification bundle', () => {
@@ -68,7 +70,7 @@ describe('certification bundle', () => {
   it('fails on a file changed after the manifest was made', () => {
     const files = bundleFiles(input());
     files.set(BUNDLE_FILES.junit, `${files.get(BUNDLE_FILES.junit)}<!-- edited -->`);
-    expect(failures(pack('edited.tar.gz', files, false))).toEqual(['junit.xml matches its SHA-256']);
+    expect(failures(pack('edited.tar.gz', files, false))).toEqual(['junit.xml matches its SHA-256', JUNIT_DIFFERS]);
   });
 
   it('fails on a file the manifest does not list, and on a missing one', () => {
@@ -86,7 +88,7 @@ describe('certification bundle', () => {
     const dropped = { ...report, requirements: report.requirements.filter((r: { id: string }) => r.id !== 'AUTH-02') };
     expect(failures(pack('dropped.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(dropped)]]))).join('\n')).toContain('missing AUTH-02');
     const flipped = { ...report, summary: { ...report.summary, verdict: 'conformant' } };
-    expect(failures(pack('flipped.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(flipped)]])))).toEqual(['the summary matches the verdicts (conformant)']);
+    expect(failures(pack('flipped.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(flipped)]])))).toEqual(['the summary matches the verdicts (conformant)', JUNIT_DIFFERS]);
     const passed = structuredClone(report);
     passed.requirements.find((r: { id: string }) => r.id === 'AUTH-03').verdict = 'pass';
     expect(failures(pack('passed.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(passed)]]))).join('\n')).toContain('every verdict fits its tests (not AUTH-03=pass)');
@@ -95,6 +97,12 @@ describe('certification bundle', () => {
     rl05.verdict = 'pass';
     rl05.tests = [{ name: 'load: 160/s gets no 429 [RL-05]', status: 'passed', durationMs: 1 }, { name: 'load: converges to 200/s [RL-05]', status: 'not-verified', durationMs: 1, decisive: true }];
     expect(failures(pack('undecided.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(undecided)]]))).join('\n')).toContain('every verdict fits its tests (not RL-05=pass)');
+  });
+
+  it('fails on a junit.xml that disagrees with the report: 82 failures beside a report claiming none', () => {
+    const files = bundleFiles(input());
+    const junit = files.get(BUNDLE_FILES.junit)!.replace(/(<testsuites[^>]* failures=")\d+"/, '$182"');
+    expect(failures(pack('junit-82.tar.gz', new Map([...files, [BUNDLE_FILES.junit, junit]])))).toEqual(['junit.xml is what conformance.json gives (it differs: 82 failure(s) in junit.xml, 2 from the report)']);
   });
 
   it('verify-bundle exits 3 on an intact unsigned bundle (it certifies nothing) and 1 on a bad one', async () => {
