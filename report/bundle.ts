@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { create } from 'tar';
 import { SPEC_VERSION } from '../requirements/index.ts';
 import type { Settings } from '../config/settings.ts';
@@ -86,6 +86,9 @@ export function redactSettings(settings: Settings): unknown {
   }
   // Container environment values are the candidate's secrets (passwords, tokens): only their names are kept.
   if (copy.target.imageEnv) copy.target.imageEnv = Object.fromEntries(Object.keys(copy.target.imageEnv as object).map((k) => [k, REDACTED]));
+  // why: a bundle travels; the signer's directories (home, CI workspace) are nobody else's business
+  if (copy.run?.reportDir !== undefined) copy.run.reportDir = basename(copy.run.reportDir);
+  if (copy.run?.expectations !== undefined) copy.run.expectations = basename(copy.run.expectations);
   return copy;
 }
 

@@ -57,6 +57,14 @@ describe('certification bundle', () => {
     expect(failures(file)).toEqual([]);
   });
 
+  it('configuration.json holds no local path: the report directory and the baseline by their names only', () => {
+    const base = input();
+    const settings = { ...base.settings, run: { ...base.settings.run, reportDir: '/home/alice/ci/reports', expectations: '/home/alice/ci/known-gaps.yaml' } };
+    const configuration = bundleFiles({ ...base, settings }).get(BUNDLE_FILES.configuration)!;
+    expect(configuration).not.toContain('/home/alice');
+    expect(JSON.parse(configuration).run).toMatchObject({ reportDir: 'reports', expectations: 'known-gaps.yaml' });
+  });
+
   it('is byte-for-byte reproducible for the same report', () => {
     const a = bundleFiles(input());
     const b = bundleFiles(input());
