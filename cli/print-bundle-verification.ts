@@ -47,13 +47,21 @@ function printClaims(result: BundleVerification, now: Date, print: (line: string
   say(`Signed by:      ${signedBy(result.attestation)}`);
   say(`Run:            ${report.startedAt} → ${report.finishedAt}${age(report.finishedAt, now)}`);
   say(`Target:         ${report.target.embeddedReference ? `embedded reference (${report.target.baseUrl})` : report.target.baseUrl}${report.target.faults?.length ? ` with fault(s) ${report.target.faults.join(', ')}` : ''}`);
-  say(`Suite:          ${report.suite?.name} ${report.suite?.version}${report.suite?.commit ? ` (commit ${String(report.suite.commit).slice(0, 12)}${report.suite.dirty ? ', uncommitted changes' : ''})` : ''}, spec ${report.spec?.version}`);
+  say(`Suite:          ${report.suite?.name} ${report.suite?.version}, ${suiteRelease(report)}, spec ${report.spec?.version}`);
   const unverified = report.summary.unverifiedMust?.length ?? 0;
   say(`Verdict:        ${report.summary.verdict}${unverified > 0 ? ` (${unverified} MUST rule(s) not verified)` : ''}`);
   const certification = report.certification;
   say(`Certification-grade: ${certification?.certificationGrade ? 'yes' : 'no'}`);
   for (const r of certification?.reasons ?? []) say(`  - ${r.text}`);
   print('');
+}
+
+/** Whether the run's files were its release, as the run measured them; whether the verifier matched that release is a check above. */
+function suiteRelease(report: NonNullable<BundleVerification['report']>): string {
+  const suite = report.suite;
+  const files = `files ${suite?.digest ?? '(no digest)'}`;
+  if (!suite?.release) return `${files}, no release manifest (not a release)`;
+  return suite.release.digest === suite.digest && suite.release.version === suite.version ? `${files} = its release manifest` : `${files} ≠ its release manifest of ${suite.release.version} (${suite.release.digest})`;
 }
 
 function signedBy(a: BundleVerification['attestation']): string {

@@ -33,9 +33,10 @@ export function assessCertification(report: ReportFacts, run: CertificationRunOp
 }
 
 function unreleased(suite: ReportFacts['suite']): string {
-  const at = `commit ${suite.commit?.slice(0, 12)}`;
-  if (suite.releaseTag === null) return `the suite is not a released version: ${at} is not tagged v${suite.version}${suite.dirty ? ' and has uncommitted changes' : ''}`;
-  return `the suite is not a released version: the checkout of ${suite.releaseTag} (${at}) has uncommitted changes`;
+  const files = `its files (${suite.digest ?? 'no digest'})`;
+  if (!suite.release) return `the suite is not a released version: no release manifest came with ${files}`;
+  if (suite.release.version !== suite.version) return `the suite is not a released version: its release manifest is of ${suite.release.version}, the suite says ${suite.version}`;
+  return `the suite is not a released version: ${files} differ from its release manifest of ${suite.release.version} (${suite.release.digest})`;
 }
 
 function abbreviate(ids: readonly string[]): string {

@@ -10,6 +10,7 @@ import { BUNDLE_FILES, MANIFEST, REDACTED, sha256 } from './bundle.ts';
 import { assessCertification, type CertificationRunOptions } from './certification.ts';
 import { buildReport, reportInputOf, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from './conformance-report.ts';
 import { junitXml } from './junit.ts';
+import { ruleCatalogDigest } from './suite-release.ts';
 import { decisiveGap, type RuleVerdict } from './verdicts.ts';
 
 export interface Check {
@@ -72,6 +73,7 @@ export function verifyBundle(files: Map<string, Buffer>): Check[] {
 function checkReport(report: ConformanceReport, check: (ok: boolean, what: string) => void): void {
   check(report.format === REPORT_FORMAT && report.formatVersion === REPORT_FORMAT_VERSION, `conformance.json is ${REPORT_FORMAT} v${REPORT_FORMAT_VERSION}`);
   check(report.spec?.version === SPEC_VERSION, `the report is for spec ${SPEC_VERSION}, the version this verifier knows (${report.spec?.version})`);
+  check(report.spec?.catalogDigest === ruleCatalogDigest(), `the verdicts answer this verifier's rule catalog (${ruleCatalogDigest()})${report.spec?.catalogDigest === ruleCatalogDigest() ? '' : `, not ${report.spec?.catalogDigest ?? 'an unnamed one'}`}`);
   const rules = Array.isArray(report.requirements) ? report.requirements : [];
   const ids = rules.map((r) => r.id);
   const missing = REQUIREMENTS.filter((r) => !ids.includes(r.id)).map((r) => r.id);

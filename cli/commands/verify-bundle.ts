@@ -2,7 +2,7 @@
 // exit 0 CERTIFIED, 1 INVALID (a check failed: tampering, wrong key or identity), 3 intact but certifies nothing.
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { BundleVerification } from '../../report/certify-bundle.ts';
+import type { BundleVerification, TrustedRelease } from '../../report/certify-bundle.ts';
 import type { TrustPolicy } from '../../report/verify-attestation.ts';
 import { EXIT, UsageError } from '../cli-error.ts';
 import { printBundleVerification } from '../print-bundle-verification.ts';
@@ -13,6 +13,7 @@ interface VerifyFlags {
   certificateIdentity?: string;
   certificateOidcIssuer?: string;
   trustedRoot?: string;
+  suiteDigest?: string;
 }
 
 export function registerVerifyBundle(program: Command, setExit: (code: number) => void): void {
@@ -24,19 +25,22 @@ export function registerVerifyBundle(program: Command, setExit: (code: number) =
     .option('--certificate-identity <san>', 'keyless: the identity the signing certificate must name (e.g. the workflow URL)')
     .option('--certificate-oidc-issuer <url>', 'keyless: the OIDC issuer of that identity (e.g. https://token.actions.githubusercontent.com)')
     .option('--trusted-root <file>', 'keyless: Sigstore trusted root (trusted_root.json, or `gh attestation trusted-root` output)')
+    .option('--suite-digest <sha256:hex>', 'the digest published with the suite release the run names (default: this suite\'s own, when it is a release of that version)')
     .action(async (file: string, flags: VerifyFlags) => {
       // Loaded here, not at start: Sigstore's verifier and tar serve this command only.
-      const [{ certifyBundle }, { readBundle }, attestation] = await Promise.all([
+      const [{ certifyBundle }, { readBundle }, attestation, suite] = await Promise.all([
         import('../../report/certify-bundle.ts'),
         import('../../report/verify-bundle.ts'),
         import('../../report/verify-attestation.ts'),
+        import('../../report/suite-info.ts'),
       ]);
+      if (flags.suiteDigest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(flags.suiteDigest)) throw new UsageError(`--suite-digest takes sha256:<64 hex digits>, the digest published with a release; got "${flags.suiteDigest.slice(0, 80)}"`);
       if (!existsSync(file)) throw new UsageError(`no such bundle: ${file}`);
       const policy = trustPolicy(flags, attestation);
       const print = printLine;
       let result: BundleVerification;
       try {
-        result = certifyBundle(readBundle(file), policy);
+        result = certifyBundle(readBundle(file), policy, trustedRelease(flags, suite));
       } catch (error) {
         result = { status: 'invalid', checks: [{ ok: false, what: `the bundle is a readable tar.gz archive (${(error as Error).message})` }], attestation: { signed: false, signatureVerified: false }, notCertifiedBecause: [] };
       }
@@ -44,6 +48,13 @@ export function registerVerifyBundle(program: Command, setExit: (code: number) =
       printBundleVerification(result, { file, trust, now: new Date() }, print);
       setExit(result.status === 'certified' ? EXIT.ok : result.status === 'invalid' ? EXIT.failed : EXIT.incomplete);
     });
+}
+
+/** --suite-digest, else this verifier's own files when they are a release (then only for a run of that version). */
+function trustedRelease(flags: VerifyFlags, { suiteSource, isReleasedSuite, SUITE_VERSION }: typeof import('../../report/suite-info.ts')): TrustedRelease | undefined {
+  if (flags.suiteDigest) return { digest: flags.suiteDigest, source: 'given with --suite-digest' };
+  const own = { ...suiteSource(), version: SUITE_VERSION };
+  return isReleasedSuite(own) ? { version: SUITE_VERSION, digest: own.digest!, source: `this verifier's own release ${SUITE_VERSION}` } : undefined;
 }
 
 function trustPolicy(flags: VerifyFlags, { readPublicKey, readTrustedRoots, TrustPolicyError }: typeof import('../../report/verify-attestation.ts')): TrustPolicy {

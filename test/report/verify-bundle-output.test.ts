@@ -13,7 +13,7 @@ import type { ConformanceReport } from '../../report/conformance-report.ts';
 import { junitXml } from '../../report/junit.ts';
 import { escapeTerminal, escapeTerminalLines } from '../../report/markup.ts';
 import { keyIdOf, readSigningKey, signStatement } from '../../report/sign-attestation.ts';
-import { certifiableReport } from './sample-report.ts';
+import { certifiableReport, RELEASED_DIGEST } from './sample-report.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'verify-output-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -93,7 +93,7 @@ describe('verify-bundle output', () => {
   });
 
   it('with the key it says whose key matched, when the run was and how long ago', async () => {
-    const result = await verify(pack(await signed()), '--public-key', publicKey);
+    const result = await verify(pack(await signed()), '--public-key', publicKey, '--suite-digest', RELEASED_DIGEST);
     expect(result.code).toBe(0);
     expect(result.out.split('\n')[0]).toBe(`Signature: verified, key ${fingerprint}, matching the given public key ${publicKey}`);
     expect(result.out).toMatch(/^ {2}Run: +2026-01-01T00:00:00\.000Z → 2026-01-01T00:01:00\.000Z \(\d+ day\(s\) ago\)$/m);
