@@ -13,6 +13,8 @@ RUN npm ci --omit=dev --ignore-scripts
 FROM ${NODE_IMAGE}
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
+# release-manifest.json comes with the files (a release commits it at its tag): a run in the image hashes its own
+# shipped files against it, so the image is a released suite only when its files are the release's.
 COPY . .
 USER node
 EXPOSE 3000

@@ -12,7 +12,7 @@ import { certifyBundle } from '../../report/certify-bundle.ts';
 import type { ConformanceReport } from '../../report/conformance-report.ts';
 import { junitXml } from '../../report/junit.ts';
 import { isReleasedSuite, REPO_ROOT, SUITE_NAME, SUITE_VERSION, suiteSourceAt } from '../../report/suite-info.ts';
-import { ruleCatalogDigest, SHIPPED_DIRS, SHIPPED_FILES, writeReleaseManifest } from '../../report/suite-release.ts';
+import { RELEASE_MANIFEST, ruleCatalogDigest, SHIPPED_DIRS, SHIPPED_FILES, writeReleaseManifest } from '../../report/suite-release.ts';
 import { readBundle } from '../../report/verify-bundle.ts';
 import { certifiableReport, RELEASED_DIGEST } from './sample-report.ts';
 
@@ -60,6 +60,13 @@ describe('the suite release', () => {
     cpSync(join(root, 'release-manifest.json'), join(added, 'release-manifest.json'));
     writeFileSync(join(added, 'suites/extra.test.ts'), '// a suite file the release does not have\n');
     expect(released(added)).toBe(false);
+  });
+});
+
+describe('the image carries the same proof', () => {
+  it('COPY . . brings every shipped file and the release manifest: .dockerignore names none of them', () => {
+    const ignored = readFileSync(join(REPO_ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    expect(ignored.filter((name) => [...SHIPPED_DIRS, ...SHIPPED_FILES, RELEASE_MANIFEST].includes(name as never))).toEqual([]);
   });
 });
 
