@@ -85,7 +85,7 @@ function endOfArchive(tar: Buffer, limits: typeof ARCHIVE_LIMITS): number {
       if (tar.length > padded || !isZero(tar, end, padded)) throw new BundleError(`${tar.length - end} byte(s) follow the end-of-archive marker: another tar reader would extract what is there`);
       return end;
     }
-    if (++entries > limits.entries) throw new BundleError(`more than ${limits.entries} entries (a bundle holds 8 files at most)`);
+    if (++entries > limits.entries) throw new BundleError(`more than ${limits.entries} entries (a bundle holds 7 files at most)`);
     const size = entrySize(tar, at);
     if (size > limits.entryBytes) throw new BundleError(`an entry of ${size} bytes, over the ${MiB(limits.entryBytes)} one file of a bundle may take`);
     at += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
