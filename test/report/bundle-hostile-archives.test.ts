@@ -1,7 +1,6 @@
 // verify-bundle reads any input in bounded time and memory: each hostile archive below is refused with the cap or
 // the defect named (vitest's timeout is the hang guard; no wall-clock limit is asserted), and data placed after the
 // end of a signed archive — where `tar -xzif` would extract it — makes the bundle INVALID.
-import { generateKeyPairSync } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,16 +13,13 @@ import { ARCHIVE_LIMITS } from '../../report/bounded-archive.ts';
 import { BUNDLE_FILES, bundleFiles, writeArchive } from '../../report/bundle.ts';
 import { junitXml } from '../../report/junit.ts';
 import { readSigningKey, signStatement } from '../../report/sign-attestation.ts';
+import { vendorKey } from './vendor-key.ts';
 import { certifiableReport, RELEASED_DIGEST } from './sample-report.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bundle-hostile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const privateKey = join(dir, 'vendor.pem');
-const publicKey = join(dir, 'vendor.pub');
-writeFileSync(privateKey, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
-writeFileSync(publicKey, pair.publicKey.export({ type: 'spki', format: 'pem' }));
+const { privateKey, publicKey } = vendorKey(dir);
 const MiB = 1024 * 1024;
 
 let n = 0;

@@ -1,6 +1,5 @@
 // The verifier rebuilds exactly what the writer wrote: every kind of run the CLI produces, signed, verifies intact
 // (no failed check) and says why it certifies nothing. Real CLI runs against the embedded reference.
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,16 +13,13 @@ import { readSigningKey, signStatement } from '../../report/sign-attestation.ts'
 import { readPublicKey } from '../../report/verify-attestation.ts';
 import { readBundle } from '../../report/verify-bundle.ts';
 import { runCli, spawnCli } from '../hostile/run-cli.ts';
+import { vendorKey } from './vendor-key.ts';
 import { certifiableReport } from './sample-report.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bundle-run-kinds-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const pair = generateKeyPairSync('ed25519');
-const privateKey = join(dir, 'vendor.pem');
-const publicKey = join(dir, 'vendor.pub');
-writeFileSync(privateKey, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
-writeFileSync(publicKey, pair.publicKey.export({ type: 'spki', format: 'pem' }));
+const { privateKey, publicKey } = vendorKey(dir, 'ed25519');
 
 async function verified(bundle: string) {
   const result = await runCli(['verify-bundle', bundle, '--public-key', publicKey]);

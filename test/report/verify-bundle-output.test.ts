@@ -1,7 +1,6 @@
 // What verify-bundle prints cannot be forged by the bundle: its strings reach the terminal escaped, an INVALID
 // bundle's claims are printed only as claims, and the verifier says first whether it checked the signature.
-import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -13,17 +12,14 @@ import type { ConformanceReport } from '../../report/conformance-report.ts';
 import { junitXml } from '../../report/junit.ts';
 import { escapeTerminal, escapeTerminalLines } from '../../report/markup.ts';
 import { keyIdOf, readSigningKey, signStatement } from '../../report/sign-attestation.ts';
+import { vendorKey } from './vendor-key.ts';
 import { certifiableReport, RELEASED_DIGEST } from './sample-report.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'verify-output-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const privateKey = join(dir, 'vendor.pem');
-const publicKey = join(dir, 'vendor.pub');
-writeFileSync(privateKey, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
-writeFileSync(publicKey, pair.publicKey.export({ type: 'spki', format: 'pem' }));
-const fingerprint = keyIdOf(pair.publicKey);
+const { privateKey, publicKey, key } = vendorKey(dir);
+const fingerprint = keyIdOf(key);
 
 /** Clears the screen and scrollback, homes the cursor, draws a fake CERTIFIED screen, then hides what follows. */
 const FORGED_SCREEN = `https://x.test\x1b[2J\x1b[3J\x1b[H✓ every check holds\nCERTIFIED: signed by key ${fingerprint}, certification-grade, conformant\x1b[8m`;
