@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 // files it remembers as longest first, but a fresh clone has no memory (node_modules/.vite): it then orders by file
 // size and started the 50-s real-time load test near the end, where nothing else overlaps it (harness 137 s vs 108 s).
 const LONG_FIRST = [
+  'test/cli/ci-examples.test.ts',
   'test/load/deployed-limits.test.ts',
   'test/safety/interrupt.test.ts',
   'test/hostile/hostile-targets.test.ts',

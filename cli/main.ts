@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config-error.ts';
 import { SUITE_VERSION } from '../report/suite-info.ts';
 import { EXIT, UsageError } from './cli-error.ts';
+import { addHelpFooters } from './help-footer.ts';
 import { registerBundle } from './commands/bundle.ts';
 import { registerDiff } from './commands/diff.ts';
 import { registerExplain } from './commands/explain.ts';
@@ -11,6 +12,7 @@ import { registerLoad } from './commands/load.ts';
 import { registerProve } from './commands/prove.ts';
 import { registerReference } from './commands/reference.ts';
 import { registerReport } from './commands/report.ts';
+import { registerRules } from './commands/rules.ts';
 import { registerRun } from './commands/run.ts';
 import { registerValidate } from './commands/validate.ts';
 import { registerVerifyBundle } from './commands/verify-bundle.ts';
@@ -33,6 +35,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
   registerExplain(program, (code) => (exitCode = code));
   registerFuzz(program, env, (code) => (exitCode = code));
   registerDiff(program, env, (code) => (exitCode = code));
+  registerRules(program, (code) => (exitCode = code));
+  addHelpFooters(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -2,7 +2,7 @@
 // summary table of verdicts per area at the end.
 import { AREAS, isRuleId, requirement } from '../requirements/index.ts';
 import type { ConformanceReport } from '../report/conformance-report.ts';
-import { certificationHeadline, exceptedLine, idList, unverifiedGroups, verdictWhy } from '../report/verdict-text.ts';
+import { certificationHeadline, exceptedLine, idList, transportLine, unverifiedGroups, verdictWhy } from '../report/verdict-text.ts';
 import type { Verdict } from '../report/verdicts.ts';
 import type { TestRecord } from '../report/test-record.ts';
 import { printRootCauses } from './print-root-causes.ts';
@@ -44,6 +44,7 @@ function areaOf(record: TestRecord): string {
 const COLUMNS: Verdict[] = ['pass', 'fail', 'warn', 'not-verified', 'not-applicable'];
 
 export function printSummary(report: ConformanceReport, print: (line: string) => void): void {
+  if (report.summary.verdict === 'error') return printCouldNotRun(report, print);
   const areaRows = Object.keys(AREAS).map((area) => {
     const rules = report.requirements.filter((r) => r.area === area);
     return [area, ...COLUMNS.map((v) => count(rules.filter((r) => r.verdict === v).length)), String(rules.length)];
@@ -68,6 +69,8 @@ export function printSummary(report: ConformanceReport, print: (line: string) =>
   for (const group of unverifiedGroups(report.summary)) print(`NOT VERIFIED (MUST) ${idList(group.ids)}: ${group.reason}`);
   const excepted = exceptedLine(report.summary);
   if (excepted) print(excepted);
+  const network = transportLine(report.summary);
+  if (network) print(network);
   print(certificationHeadline(report));
   for (const r of report.certification?.reasons ?? []) print(`  - ${r.text}`);
   const { tests } = report.summary;
@@ -76,6 +79,15 @@ export function printSummary(report: ConformanceReport, print: (line: string) =>
   print(`${tests.passed} passed, ${tests.failed} failed, ${tests.notVerified} not verified, ${tests.notApplicable} not applicable (${seconds(report.durationMs)})`);
   // The plain closing line CI systems read: tests without a verdict of their own count as skipped.
   print(`tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.notVerified + tests.notApplicable} skipped`);
+}
+
+/** A run that never judged a rule: the reason is the whole story, no table of rules nobody tested. */
+function printCouldNotRun(report: ConformanceReport, print: (line: string) => void): void {
+  print('');
+  print(`COULD NOT RUN: ${report.summary.error ?? 'reason not recorded'}`);
+  for (const e of report.errors) print(`ERROR ${e}`);
+  print(`No rule was judged: this says nothing about the target's conformance (exit 2). (${seconds(report.durationMs)})`);
+  print('tests: 0 passed, 0 failed, 0 skipped');
 }
 
 /** Zeros fade into the table so the numbers that matter stand out. */

@@ -7,11 +7,13 @@ export const ENV_VARS = {
   CONFORMANCE_RESTRICTED_API_KEY: 'target.restrictedApiKey',
   CONFORMANCE_FEATURE_IDEMPOTENCY: 'features.idempotency',
   CONFORMANCE_FEATURE_RATE_LIMITING: 'features.rateLimiting',
+  CONFORMANCE_FEATURE_REGIONAL_ENDPOINT: 'features.regionalEndpoint',
   CONFORMANCE_REQUEST_TIMEOUT_MS: 'timeouts.requestMs',
   CONFORMANCE_RUN_TIMEOUT_MS: 'timeouts.runMs',
   CONFORMANCE_TRIGGER_RPS: 'limits.triggerRps',
   CONFORMANCE_REPORT_DIR: 'run.reportDir',
   CONFORMANCE_WORKERS: 'run.workers',
+  CONFORMANCE_TRANSPORT_RETRIES: 'run.transportRetries',
 } as const;
 
 /** Names the config file; the `--config` flag wins over it. */

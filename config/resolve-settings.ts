@@ -85,6 +85,9 @@ function checkConsistency(settings: Settings): void {
   if (!target.baseUrl && !target.image && (target.apiKey || target.secondaryApiKey || target.restrictedApiKey)) {
     throw new ConfigError('target.baseUrl', 'API keys were given but no target (--target or CONFORMANCE_TARGET); without a target the embedded reference runs with its own keys');
   }
+  if (target.regionalBaseUrl && settings.features.regionalEndpoint === false) {
+    throw new ConfigError('features.regionalEndpoint', 'declared off (--no-regional-endpoint), yet a regional base address is given (--regional-target): give one or the other');
+  }
   if ((target.baseUrl || target.image) && reference.faults.length > 0) {
     throw new ConfigError('reference.faults', 'faults only apply to the embedded reference, not to --target');
   }
@@ -112,7 +115,7 @@ function coerce(raw: string, path: string, name: string): unknown {
     if (/^(0|false|no|off)$/i.test(raw)) return false;
     throw new ConfigError(name, `expected true or false, got "${raw}"`);
   }
-  if (path.startsWith('timeouts.') || path.startsWith('limits.') || path === 'run.workers') {
+  if (path.startsWith('timeouts.') || path.startsWith('limits.') || path === 'run.workers' || path === 'run.transportRetries') {
     const n = Number(raw);
     if (!Number.isInteger(n)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
     return n;

@@ -27,7 +27,7 @@ export const settingsSchema = {
     features: {
       type: 'object',
       additionalProperties: false,
-      properties: { idempotency: { type: 'boolean' }, rateLimiting: { type: 'boolean' } },
+      properties: { idempotency: { type: 'boolean' }, rateLimiting: { type: 'boolean' }, regionalEndpoint: { type: 'boolean' } },
     },
     timeouts: {
       type: 'object',
@@ -68,6 +68,7 @@ export const settingsSchema = {
         expectations: { type: 'string', minLength: 1 },
         repeat: { type: 'integer', minimum: 1, maximum: 100 },
         loadFollows: { type: 'boolean' },
+        transportRetries: { type: 'integer', minimum: 0, maximum: 10 },
         workers: { type: 'integer', minimum: 1, maximum: 16 },
       },
     },

@@ -34,6 +34,8 @@ export interface TargetKeys {
 export interface FeatureSettings {
   idempotency: boolean;
   rateLimiting: boolean;
+  /** false: the deployment has no regional base address, so VER-02 is not applicable (declared, not assumed). */
+  regionalEndpoint?: boolean;
 }
 
 export interface TimeoutSettings {
@@ -82,6 +84,8 @@ export interface RunSettings {
   repeat: number;
   /** A `conformance load` run follows and merges its verdicts: rules only it verifies (RL-05) do not fail the exit code. */
   loadFollows: boolean;
+  /** How often a test that met a transport fault (reset, refused, no answer in time) runs again from the start. */
+  transportRetries: number;
   /** Worker threads that run the suite files (the tests wait on the network; a small or shared machine may want fewer). */
   workers: number;
 }
@@ -104,7 +108,7 @@ const DEFAULT_WORKERS = Math.min(4, Math.max(2, availableParallelism()));
 
 export const DEFAULT_SETTINGS: Settings = {
   target: {},
-  features: { idempotency: true, rateLimiting: true },
+  features: { idempotency: true, rateLimiting: true, regionalEndpoint: true },
   timeouts: {
     requestMs: 10_000,
     eventuallyMs: 5_000,
@@ -116,5 +120,5 @@ export const DEFAULT_SETTINGS: Settings = {
   limits: { triggerRps: 600 },
   bridge: {},
   reference: { faults: [] },
-  run: { reportDir: 'reports', rules: [], readOnly: false, noDrain: false, longChecks: false, repeat: 1, loadFollows: false, workers: DEFAULT_WORKERS },
+  run: { reportDir: 'reports', rules: [], readOnly: false, noDrain: false, longChecks: false, repeat: 1, loadFollows: false, transportRetries: 2, workers: DEFAULT_WORKERS },
 };

@@ -26,6 +26,8 @@ export interface TargetProfile {
   noDrain: boolean;
   /** The checks that wait on the target's clock run too (--long-checks). */
   longChecks: boolean;
+  /** How often a test that met a transport fault runs again from the start (run.transportRetries). */
+  transportRetries: number;
   /** Rule IDs or test names an expectations file says not to run, with the reason. */
   skips: Record<string, string>;
 }

@@ -1,6 +1,6 @@
 // Stryker reporter plugin: prints the mutation run's plan before any mutant runs — how many mutants are static (each
 // runs every test: the costly kind), how many run only the tests that cover them, how many no test reaches, and how
-// many come from the incremental file. The numbers README § Mutation testing reports.
+// many come from the incremental file. The numbers docs/mutation-testing.md reports.
 import { declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
 class PlanSummaryReporter {

@@ -2,6 +2,7 @@
 // settings, so `verify-bundle` recomputes it from the bundle's files and catches a flag edited by hand.
 import { basename } from 'node:path';
 import { isReleasedSuite } from './suite-info.ts';
+import { declarationNotes } from './declared-off.ts';
 import type { Certification, CertificationReason, CertificationReasonCode, ConformanceReport } from './conformance-report.ts';
 
 /** The run options that bear on certification: `settings.run`, or the `run` section of a bundle's configuration.json. */
@@ -29,7 +30,8 @@ export function assessCertification(report: ReportFacts, run: CertificationRunOp
   if (report.summary.interrupted) add('interrupted', 'the run was interrupted before every suite finished');
   if (!isReleasedSuite(report.suite)) add('unreleased-suite', unreleased(report.suite));
   if (report.leaks.length > 0) add('leaks', `${report.leaks.length} resource(s) the run created were left behind on the target`);
-  return { certificationGrade: reasons.length === 0, reasons };
+  const declared = report.target.declared ? declarationNotes(report.target.declared) : [];
+  return { certificationGrade: reasons.length === 0, reasons, ...(declared.length > 0 ? { declared } : {}) };
 }
 
 function unreleased(suite: ReportFacts['suite']): string {

@@ -8,7 +8,7 @@ import { loadCharts, loadSection } from './load-charts.ts';
 import { codeSpans, escapeMarkup, html, raw, type Markup } from './markup.ts';
 import { rootCausesSection } from './root-causes-html.ts';
 import { rootCauseHeadline } from './root-causes.ts';
-import { certificationHeadline, unverifiedGroups, verdictWhy } from './verdict-text.ts';
+import { certificationHeadline, transportLine, unverifiedGroups, verdictWhy } from './verdict-text.ts';
 import type { RuleTest, RuleVerdict, Verdict } from './verdicts.ts';
 
 const VERDICTS: Verdict[] = ['fail', 'warn', 'pass', 'not-verified', 'not-applicable'];
@@ -37,8 +37,8 @@ ${loadSection(loadJson)}
   return page.value;
 }
 
-const TITLES = { conformant: 'Conformant', incomplete: 'Incomplete', 'non-conformant': 'Non-conformant' } as const;
-const BANNERS = { conformant: ['ok', '✔ CONFORMANT'], incomplete: ['partial', '◐ INCOMPLETE'], 'non-conformant': ['bad', '✘ NON-CONFORMANT'] } as const;
+const TITLES = { conformant: 'Conformant', incomplete: 'Incomplete', 'non-conformant': 'Non-conformant', error: 'Could not run' } as const;
+const BANNERS = { conformant: ['ok', '✔ CONFORMANT'], incomplete: ['partial', '◐ INCOMPLETE'], 'non-conformant': ['bad', '✘ NON-CONFORMANT'], error: ['error', '⚠ COULD NOT RUN'] } as const;
 
 function banner(report: ConformanceReport): Markup {
   const { tests, counts, verdict } = report.summary;
@@ -65,6 +65,7 @@ function banner(report: ConformanceReport): Markup {
     <dt>SHOULD rules</dt><dd>${countLine(counts.SHOULD)}</dd>
     ${unverifiedGroups(report.summary).map((g) => html`<dt>Not verified</dt><dd><b>${g.ids.join(', ')}</b>: ${g.reason}</dd>`)}
     ${excepted.length > 0 ? html`<dt>Excepted</dt><dd><b>${excepted.join(', ')}</b>: MUST rules observable only when they happen, not observed in this run</dd>` : ''}
+    ${report.summary.transport ? html`<dt>Network</dt><dd>${transportLine(report.summary)}</dd>` : ''}
     <dt>Certification</dt><dd>${certificationHeadline(report)}${report.certification?.reasons.length ? html`<ul class="reasons">${report.certification.reasons.map((r) => html`<li>${r.text}</li>`)}</ul>` : ''}</dd>
   </dl>
 </header>`;
@@ -186,7 +187,7 @@ function ruleRow(rule: RuleVerdict): Markup {
   <td>${rule.level}</td>
   <td><span class="v v-${rule.verdict}">${rule.verdict}</span></td>
   <td>${codeSpans(rule.text)}${rule.reason ? html`<div class="muted reason">${rule.reason}</div>` : ''}</td>
-  <td>${rule.tests.length === 0 ? html`<span class="muted">none</span>` : html`<details><summary>${rule.tests.length} test${rule.tests.length === 1 ? '' : 's'}</summary><ul class="tests">${rule.tests.map((t) => html`<li><span class="s s-${t.status}">${t.status}</span> ${t.name}${t.level ? ' (SHOULD-level)' : ''} <span class="muted">${t.durationMs} ms</span>${t.status !== 'passed' && t.status !== 'failed' && t.message ? html`<div class="muted">${t.message}</div>` : ''}</li>`)}</ul></details>`}</td>
+  <td>${rule.tests.length === 0 ? html`<span class="muted">none</span>` : html`<details><summary>${rule.tests.length} test${rule.tests.length === 1 ? '' : 's'}</summary><ul class="tests">${rule.tests.map((t) => html`<li><span class="s s-${t.status}">${t.status}</span> ${t.name}${t.level ? ' (SHOULD-level)' : ''} <span class="muted">${t.durationMs} ms</span>${t.transport ? html`<div class="muted">ran ${t.transport.tries} times: ${t.transport.faults.join('; ')}</div>` : ''}${t.status !== 'passed' && t.status !== 'failed' && t.message ? html`<div class="muted">${t.message}</div>` : ''}</li>`)}</ul></details>`}</td>
 </tr>`;
 }
 
@@ -199,7 +200,7 @@ function plainArea(area: keyof typeof AREAS): string {
 const CSS = `
 :root{--pass:#15803d;--fail:#b91c1c;--warn:#b45309;--nv:#4b5563;--na:#6b7280;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111827;background:#f9fafb}
 body{margin:0}main{max-width:1200px;margin:0 auto;padding:0 24px 48px}
-.banner{padding:20px 24px;color:#fff}.banner.ok{background:var(--pass)}.banner.bad{background:var(--fail)}.banner.partial{background:var(--nv)}.banner ul.reasons{margin:2px 0 0;padding-left:18px}
+.banner{padding:20px 24px;color:#fff}.banner.ok{background:var(--pass)}.banner.bad{background:var(--fail)}.banner.partial{background:var(--nv)}.banner.error{background:#5b3a00}.banner ul.reasons{margin:2px 0 0;padding-left:18px}
 .banner .verdict{font-size:30px;font-weight:700;letter-spacing:.02em}.banner .why{font-size:16px;margin:4px 0 12px;opacity:.95}
 .banner dl{display:grid;grid-template-columns:max-content 1fr;gap:3px 16px;margin:0;font-size:14px}.banner dt{opacity:.8}.banner dd{margin:0;word-break:break-all}
 .banner .v{background:rgba(255,255,255,.92)}.banner code{background:rgba(255,255,255,.22);color:#fff}

@@ -1,4 +1,4 @@
-// The versioned `conformance.json` document (format described in README.md § "conformance.json").
+// The versioned `conformance.json` document (format described in docs/report-format.md).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRuleId, requirement, SPEC_VERSION } from '../requirements/index.ts';
@@ -40,6 +40,8 @@ export interface ConformanceReport {
   durationMs: number;
   summary: {
     verdict: SummaryVerdict;
+    /** With verdict `error`: why the run could not run (the target refused the key, no report folder, …). */
+    error?: string;
     /** The run was stopped (Ctrl-C, SIGTERM) before it finished: the verdicts are those reached so far. */
     interrupted: boolean;
     counts: Record<'MUST' | 'SHOULD' | 'INFO', Record<Verdict, number>>;
@@ -48,6 +50,8 @@ export interface ConformanceReport {
     unverifiedMust: UnverifiedRule[];
     /** MUST rules the catalog marks observable only when they happen (ERR-08, RL-10), not observed in this run. */
     exceptedMust: string[];
+    /** Transport faults (reset, refused, no answer) the tests met, and how many tests ran again because of them. */
+    transport?: { faultsMet: number; testsRetried: number };
   };
   /** Whether this run can back a certification, and every reason it cannot (see certification.ts). */
   certification?: Certification;
@@ -64,8 +68,8 @@ export interface ConformanceReport {
   repeat?: { runs: number; unstable: { id: string; verdicts: string[] }[] };
 }
 
-/** `incomplete`: no MUST rule failed, but some MUST rule was not verified. */
-export type SummaryVerdict = 'conformant' | 'incomplete' | 'non-conformant';
+/** `incomplete`: no MUST rule failed, but some MUST rule was not verified; `error`: the run could not run at all. */
+export type SummaryVerdict = 'conformant' | 'incomplete' | 'non-conformant' | 'error';
 
 export interface UnverifiedRule {
   id: string;
@@ -82,13 +86,21 @@ export interface ReportInput {
   leaks: string[];
   errors: string[];
   interrupted?: boolean;
+  /** Why the run could not run (set-up or target unreachable): the verdict is `error`, no rule was judged. */
+  couldNotRun?: string;
 }
 
 export function buildReport(input: ReportInput): ConformanceReport {
   const counts = { MUST: emptyCounts(), SHOULD: emptyCounts(), INFO: emptyCounts() };
   for (const r of input.requirements) counts[r.level][r.verdict] += 1;
   const allTests = new Map<string, string>();
-  for (const r of input.requirements) for (const t of r.tests) if (!t.name.startsWith('every exchange')) allTests.set(t.name, t.status);
+  const retried = new Map<string, number>();
+  for (const r of input.requirements) {
+    for (const t of r.tests) {
+      if (!t.name.startsWith('every exchange')) allTests.set(t.name, t.status);
+      if (t.transport) retried.set(t.name, t.transport.faults.length);
+    }
+  }
   const statuses = [...allTests.values()];
   const failedMust = counts.MUST.fail > 0 || input.errors.length > 0;
   const { unverifiedMust, exceptedMust } = mustCoverage(input.requirements);
@@ -102,7 +114,8 @@ export function buildReport(input: ReportInput): ConformanceReport {
     finishedAt: input.finishedAt.toISOString(),
     durationMs: input.finishedAt.getTime() - input.startedAt.getTime(),
     summary: {
-      verdict: failedMust ? 'non-conformant' : unverifiedMust.length > 0 ? 'incomplete' : 'conformant',
+      verdict: input.couldNotRun !== undefined ? 'error' : failedMust ? 'non-conformant' : unverifiedMust.length > 0 ? 'incomplete' : 'conformant',
+      ...(input.couldNotRun !== undefined ? { error: input.couldNotRun } : {}),
       interrupted: input.interrupted ?? false,
       counts,
       tests: {
@@ -114,6 +127,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       },
       unverifiedMust,
       exceptedMust,
+      ...(retried.size > 0 ? { transport: { faultsMet: [...retried.values()].reduce((a, b) => a + b, 0), testsRetried: retried.size } } : {}),
     },
     rootCauses: rootCausesOf(input.requirements),
     requirements: input.requirements,
@@ -135,15 +149,17 @@ export function reportInputOf(report: ConformanceReport, requirements: RuleVerdi
     leaks: report.leaks ?? [],
     errors: report.errors ?? [],
     interrupted: report.summary?.interrupted === true,
+    ...(report.summary?.verdict === 'error' ? { couldNotRun: report.summary.error ?? '' } : {}),
   };
 }
 
 /**
- * 0 conformant, 1 non-conformant, 3 incomplete. With `loadFollows`, an incomplete run whose every unverified MUST rule
+ * 0 conformant, 1 non-conformant, 2 could not run (error), 3 incomplete. With `loadFollows`, an incomplete run whose every unverified MUST rule
  * is one `conformance load` verifies exits 0: the load run that follows merges those rules and decides in its turn.
  */
-export function verdictExitCode(report: ConformanceReport, loadFollows = false): 0 | 1 | 3 {
+export function verdictExitCode(report: ConformanceReport, loadFollows = false): 0 | 1 | 2 | 3 {
   const { verdict, unverifiedMust } = report.summary;
+  if (verdict === 'error') return 2;
   if (verdict === 'non-conformant') return 1;
   if (verdict === 'conformant') return 0;
   return loadFollows && unverifiedMust.every((r) => r.verifiedByLoad) ? 0 : 3;
@@ -195,4 +211,6 @@ export interface CertificationReason {
 export interface Certification {
   certificationGrade: boolean;
   reasons: CertificationReason[];
+  /** What the target declared off, which took rules out without denying the grade (absent when nothing was). */
+  declared?: string[];
 }

@@ -9,6 +9,8 @@ export interface DeclaredConfiguration {
   rateLimiting: boolean;
   /** limits.triggerRps: the rate RL-05 is judged at. */
   triggerRps: number;
+  /** features.regionalEndpoint: false makes VER-02 not applicable (absent in reports of older versions: true). */
+  regionalEndpoint?: boolean;
 }
 
 /** The trigger limits of the deployed service's plans; 600/s is the figure the spec states. */
@@ -16,7 +18,12 @@ export const TRIGGER_PLANS = [60, 600, 6000] as const;
 export const SPEC_TRIGGER_RPS = 600;
 
 export function declaredConfiguration(settings: { features: FeatureSettings; limits: LimitSettings }): DeclaredConfiguration {
-  return { idempotency: settings.features.idempotency, rateLimiting: settings.features.rateLimiting, triggerRps: settings.limits.triggerRps };
+  return {
+    idempotency: settings.features.idempotency,
+    rateLimiting: settings.features.rateLimiting,
+    triggerRps: settings.limits.triggerRps,
+    regionalEndpoint: settings.features.regionalEndpoint,
+  };
 }
 
 /** One line: `idempotency on · rate limiting on · trigger limit 600/s (the spec's figure)`. */
@@ -25,6 +32,7 @@ export function describeDeclared(d: DeclaredConfiguration): string {
     `idempotency ${d.idempotency ? 'on' : 'off (IDEM rules not applicable)'}`,
     `rate limiting ${d.rateLimiting ? 'on' : 'off (RL rules not applicable)'}`,
     `trigger limit ${d.triggerRps}/s (${triggerNote(d.triggerRps)})`,
+    ...(d.regionalEndpoint === false ? ['no regional endpoint (VER-02 not applicable)'] : []),
   ].join(' · ');
 }
 

@@ -100,6 +100,10 @@ function lineSignature(line: string, excerpt: string): Signature | undefined {
   if (/RateLimit-Remaining \d+ exceeds the policy's burst/.test(line)) return header('ratelimit-remaining', 'exceeds-burst', "`RateLimit-Remaining` exceeds the policy's burst", excerpt);
   if (/\b503 response carries no integer Retry-After/.test(line)) return header('retry-after', 'missing-on-503', '503 answers lack an integer `Retry-After`', excerpt);
   if (/request sent Idempotency-Key ".*", response carries /.test(line)) return header('idempotency-key', 'not-echoed', 'answers do not echo `Idempotency-Key`', excerpt);
+  // fixtures/conformance.ts: a transport fault that repeated on one request (harness/conformance/transport-retry.ts)
+  if ((m = /the target (resets the connection|refuses the connection|sends no response in time) on ([A-Z]+ \S+) every time it is sent/.exec(line))) {
+    return { key: `transport:${m[1]!.split(' ')[0]}:${m[2]}`, summary: `the target ${m[1]} on ${m[2]}`, excerpt };
+  }
   // Status assertions, in the wordings expect() and the suites use.
   if ((m = /expected HTTP (\d{3}), got (\d{3})/.exec(line))) return status(m[1]!, m[2]!, excerpt);
   if ((m = /expected ([2-5]\d\d) to be ([2-5]\d\d) \/\/ Object\.is equality$/.exec(line))) return status(m[2]!, m[1]!, excerpt);

@@ -60,6 +60,8 @@ function summaryCase(report: ConformanceReport): Case {
     seconds: 0,
     properties: [['verdict', verdict], ['certification-grade', String(report.certification?.certificationGrade ?? false)]],
     ...(verdict === 'non-conformant' ? { failure: { message, body: detail } } : {}),
+    // A run that could not run is an error of the run, not a failed check (JUnit's error, not failure).
+    ...(verdict === 'error' ? { error: { message, body: report.summary.error ?? message } } : {}),
     ...(verdict === 'incomplete' ? { skipped: `${message}\n${detail}` } : {}),
   };
 }
@@ -82,7 +84,12 @@ function testCase(test: RuleTest, rules: { id: string; level: string }[]): Case 
     classname: test.file ?? LOAD_SUITE,
     name: test.name,
     seconds: test.durationMs / 1000,
-    properties: [...rules.map((r): [string, string] => ['rule', r.id]), ['level', rules.map((r) => r.level).join(',')]],
+    properties: [
+      ...rules.map((r): [string, string] => ['rule', r.id]),
+      ['level', rules.map((r) => r.level).join(',')],
+      // a test that met transport faults ran again from the start: CI shows how often, and why
+      ...(test.transport ? [['tries', String(test.transport.tries)] as [string, string], ...test.transport.faults.map((f): [string, string] => ['transport-fault', f])] : []),
+    ],
   };
   if (test.status === 'failed') {
     const message = test.message ?? 'failed';

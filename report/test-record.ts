@@ -32,4 +32,11 @@ export interface TestRecord {
   evidence: string[];
   leaks: Leak[];
   notes: string[];
+  /** The test met transport faults and ran again from the start: how many tries, and each fault (redacted). */
+  transport?: TransportRetries;
+}
+
+export interface TransportRetries {
+  tries: number;
+  faults: string[];
 }

@@ -7,6 +7,7 @@ type Summary = ConformanceReport['summary'];
 /** What the verdict rests on, in one line. */
 export function verdictWhy(report: Pick<ConformanceReport, 'summary' | 'errors'>): string {
   const { summary } = report;
+  if (summary.verdict === 'error') return `the run could not run, no rule was judged: ${summary.error ?? 'reason not recorded'}`;
   if (summary.verdict === 'non-conformant') {
     const failed = summary.counts.MUST.fail;
     return [failed > 0 ? `${plural(failed, 'MUST rule')} failed` : '', report.errors.length > 0 ? plural(report.errors.length, 'run error') : ''].filter(Boolean).join(' · ');
@@ -16,6 +17,13 @@ export function verdictWhy(report: Pick<ConformanceReport, 'summary' | 'errors'>
     return `no MUST rule failed, but ${plural(summary.unverifiedMust.length, 'MUST rule')} ${summary.unverifiedMust.length === 1 ? 'was' : 'were'} not verified${pendingLoad ? ' until `conformance load` merges its verdicts' : ''}`;
   }
   return 'every MUST rule passed or is not applicable by the target\'s declaration';
+}
+
+/** The transport faults the run met, in one line, or undefined when it met none. */
+export function transportLine(summary: Summary): string | undefined {
+  const t = summary.transport;
+  if (!t) return undefined;
+  return `Network: ${t.faultsMet} transport fault${t.faultsMet === 1 ? '' : 's'} (reset, refused, no answer) met by ${plural(t.testsRetried, 'test')}, each run again from the start; a fault that repeated on the same request is a finding, the rest are not verdicts`;
 }
 
 /** The unverified MUST rules grouped by why, the largest group first. */
@@ -35,7 +43,8 @@ export function exceptedLine(summary: Summary): string | undefined {
 export function certificationHeadline(report: Pick<ConformanceReport, 'certification'>): string {
   const c = report.certification;
   if (!c) return 'Certification-grade: not assessed';
-  return c.certificationGrade ? 'Certification-grade: yes' : `Certification-grade: no (${plural(c.reasons.length, 'reason')})`;
+  const declared = c.declared?.length ? ` — ${c.declared.join('; ')}` : '';
+  return `${c.certificationGrade ? 'Certification-grade: yes' : `Certification-grade: no (${plural(c.reasons.length, 'reason')})`}${declared}`;
 }
 
 export function idList(ids: string[], max = 12): string {

@@ -1,7 +1,8 @@
 // Turns test records into one verdict per rule of the catalog. A rule no test exercised is never `pass`.
 import { REQUIREMENTS, type Requirement } from '../requirements/index.ts';
 import type { FeatureSettings } from '../config/settings.ts';
-import type { TestRecord } from './test-record.ts';
+import type { TestRecord, TransportRetries } from './test-record.ts';
+import { declaredOff } from './declared-off.ts';
 
 /** The name every rule's check over all traffic starts with (`every exchange of the run (N checked)`). */
 export const PASSIVE_TEST = 'every exchange of the run';
@@ -19,6 +20,8 @@ export interface RuleTest {
   durationMs: number;
   message?: string;
   evidence?: string[];
+  /** The test met transport faults and ran again from the start (the verdict is its last try's). */
+  transport?: TransportRetries;
   /** The test observes the rule's core behaviour (RL-05: the limit over the limit): see decisiveGap. */
   decisive?: true;
 }
@@ -70,6 +73,7 @@ function directTests(id: string, records: TestRecord[]): RuleTest[] {
       durationMs: r.durationMs,
       ...(messageOf(r) ? { message: messageOf(r) } : {}),
       ...(r.state === 'failed' && r.evidence.length > 0 ? { evidence: r.evidence } : {}),
+      ...(r.transport ? { transport: r.transport } : {}),
     }));
 }
 
@@ -94,8 +98,8 @@ function passiveTests(id: string, records: TestRecord[]): RuleTest[] {
 }
 
 function decide(rule: Requirement, tests: RuleTest[], features: FeatureSettings, untested: string): { verdict: Verdict; reason?: string } {
-  if (rule.area === 'IDEM' && !features.idempotency) return { verdict: 'not-applicable', reason: 'the target declares idempotency off' };
-  if (rule.area === 'RL' && !features.rateLimiting) return { verdict: 'not-applicable', reason: 'the target declares rate limiting off' };
+  const off = declaredOff(rule, features);
+  if (off) return { verdict: 'not-applicable', reason: off };
   const failed = tests.filter((t) => t.status === 'failed');
   if (failed.length > 0) {
     const mustBroken = rule.level === 'MUST' && failed.some((t) => t.level !== 'SHOULD');

@@ -14,7 +14,7 @@ interface LoadFlags {
   rateLimitRps?: number;
   config?: string;
   duration?: number;
-  reportDir: string;
+  reportDir?: string;
   allowRemoteLoad?: boolean;
   profile: string;
   fault: string[];
@@ -30,10 +30,10 @@ export function registerLoad(program: Command, env: Record<string, string | unde
     .option('--scenario <name>', 'trigger-limit, trigger-under-limit, headers-under-load, bulk-cost, category-isolation (repeatable; default all)', collect, [])
     .option('--engine <engine>', 'node (built in) or k6', 'node')
     .option('--rate-limit-rps <n>', 'the documented trigger limit (default: limits.triggerRps of the settings, 600)', integerOption('--rate-limit-rps', 1))
-    .option('--config <file>', 'settings file of `conformance run`: its limits.triggerRps is the documented trigger limit')
+    .option('--config <file>', 'settings file of `conformance run`: its target, key, report dir and limits.triggerRps (the documented trigger limit)')
     .option('--duration <s>', 'total scenario time in seconds (phases scale to fit)', integerOption('--duration', 1, 900))
     .option('--profile <profile>', 'short (seconds, as in npm test) or full', 'full')
-    .option('--report-dir <dir>', 'where load.json is written (merged into conformance.json when present)', 'reports')
+    .option('--report-dir <dir>', 'where load.json is written (merged into conformance.json when present; default reports/)')
     .option('--allow-remote-load', 'allow a target that is not this machine (only for a service you own)')
     .option('--fault <name>', 'embedded reference only: switch on a deliberate fault (repeatable)', collect, [])
     .option('--from-timelines <files...>', 'send nothing: judge recorded timelines, merging the instances of a k6 run split with --execution-segment')
@@ -49,22 +49,26 @@ export function registerLoad(program: Command, env: Record<string, string | unde
       // Loaded here, not at start: `--version` or `reference` need none of the load harness.
       const [{ loadCommand }, { resolveSettings }] = await Promise.all([import('./load-command.ts'), import('../../config/resolve-settings.ts')]);
       // why: the limit a target declares (config file, CONFORMANCE_TRIGGER_RPS) is the one its load is judged at, as in `run`
-      const declared = resolveSettings({ env, ...(flags.config ? { configFile: flags.config } : {}) }).limits.triggerRps;
+      const settings = resolveSettings({ env, ...(flags.config ? { configFile: flags.config } : {}), flags: { 'run.reportDir': flags.reportDir } });
+      const declared = settings.limits.triggerRps;
+      // why: keys come from CONFORMANCE_* variables as in `run`, so a CI job never puts one on a command line
+      const target = flags.target ?? (flags.fromTimelines ? undefined : settings.target.baseUrl);
+      const apiKey = flags.apiKey ?? settings.target.apiKey;
       const print = printLine;
       const options: LoadCommandOptions = {
-        ...(flags.target ? { target: flags.target } : {}),
-        ...(flags.apiKey ? { apiKey: flags.apiKey } : {}),
+        ...(target ? { target } : {}),
+        ...(apiKey ? { apiKey } : {}),
         scenarios: flags.scenario,
         engine: flags.engine,
         rateLimitRps: flags.rateLimitRps ?? declared,
         ...(flags.duration ? { durationS: flags.duration } : {}),
-        reportDir: flags.reportDir,
+        reportDir: settings.run.reportDir,
         allowRemoteLoad: flags.allowRemoteLoad ?? false,
         profile: flags.profile,
         faults: parseFaults(flags.fault),
         ...(flags.fromTimelines ? { fromTimelines: flags.fromTimelines } : {}),
       };
-      const where = flags.target ?? 'the embedded reference, which ends with this process';
+      const where = target ?? 'the embedded reference, which ends with this process';
       const onFirst = 'no more load is offered; the running scenario is judged as far as it went, the load fixture is removed and the reports are written.';
       const fixtures: string[] = [];
       const code = await withInterruption(print, onFirst, (interruption) =>

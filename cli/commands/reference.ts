@@ -9,7 +9,7 @@ import { collect, integerOption } from '../options.ts';
 export const MIN_KEY_LENGTH = 16;
 
 /** Each key: its flag (the same names as `conformance run`), then its environment variable. */
-const KEY_SOURCES = {
+export const KEY_SOURCES = {
   dev: { flag: 'apiKey', option: '--api-key', envVar: 'REFERENCE_API_KEY' },
   prod: { flag: 'secondaryApiKey', option: '--secondary-api-key', envVar: 'REFERENCE_SECONDARY_API_KEY' },
   restricted: { flag: 'restrictedApiKey', option: '--restricted-api-key', envVar: 'REFERENCE_RESTRICTED_API_KEY' },
@@ -23,6 +23,7 @@ interface ReferenceFlags extends KeyFlags {
   fault: string[];
   listFaults?: boolean;
   triggerRps: number;
+  windowSeconds: number;
   processingDelayMs: number;
 }
 
@@ -38,6 +39,7 @@ export function registerReference(program: Command, env: Record<string, string |
     .option('--fault <name>', 'switch on a deliberate fault (repeatable; see --list-faults)', collect, [])
     .option('--list-faults', 'print the fault catalog as JSON and exit')
     .option('--trigger-rps <n>', 'trigger rate limit in requests per second', integerOption('--trigger-rps', 1), 600)
+    .option('--window-seconds <n>', 'rate-limit window in seconds (RateLimit-Policy w; burst = rate × w × 1.1)', integerOption('--window-seconds', 1), 5)
     .option('--processing-delay-ms <n>', 'extra processing time for POST/PATCH with an Idempotency-Key', integerOption('--processing-delay-ms'), 0)
     .action(async (opts: ReferenceFlags) => {
       if (opts.listFaults) {
@@ -52,6 +54,7 @@ export function registerReference(program: Command, env: Record<string, string |
         host: opts.host,
         faults,
         rateLimits: { trigger: opts.triggerRps },
+        rateLimitWindowSeconds: opts.windowSeconds,
         idempotentProcessingDelayMs: opts.processingDelayMs,
         apiKeys: Object.fromEntries(Object.entries(given).map(([env, key]) => [env, key.value])),
       });

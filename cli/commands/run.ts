@@ -30,6 +30,9 @@ interface RunFlags extends SigningFlags {
   targetEnv: string[];
   waitPath?: string;
   loadFollows?: boolean;
+  /** false with --no-regional-endpoint. */
+  regionalEndpoint?: boolean;
+  transportRetries?: number;
 }
 
 export function registerRun(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
@@ -38,6 +41,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
     .description('run the conformance suites against a target (default: the embedded reference)')
     .option('--target <url>', 'base URL of the implementation under test')
     .option('--regional-target <url>', 'the regional base address of the same target (VER-02)')
+    .option('--no-regional-endpoint', 'the target has no regional base address: VER-02 is not applicable (a declaration, printed on every report)')
     .option('--api-key <key>', 'API key of the primary environment')
     .option('--secondary-api-key <key>', 'API key of another environment of the same organization')
     .option('--restricted-api-key <key>', 'API key that authenticates but may not write')
@@ -53,6 +57,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
     .option('--target-port <n>', 'the port the image serves HTTP on (default 3000)', integerOption('--target-port', 1, 65535))
     .option('--target-env <K=V>', 'environment variable for the container (repeatable)', collect, [])
     .option('--wait-path <path>', 'path polled until the container answers HTTP (default /v1/environments)')
+    .option('--transport-retries <n>', 'how often a test that met a connection reset, refusal or no answer runs again from the start (default 2)', integerOption('--transport-retries', 0, 10))
     .option('--repeat <n>', 'run the suites n times and report every rule whose verdict changed', integerOption('--repeat', 1, 100))
     .option('--bundle [file]', 'also write a certification bundle (default REPORT_DIR/conformance-bundle.tar.gz)')
     .option('--load-follows', '`conformance load` runs next and merges RL-05: exit 0 when only rules it verifies are left not verified');
@@ -89,6 +94,8 @@ export function registerRun(program: Command, env: Record<string, string | undef
           'target.imageEnv': flags.targetEnv.length > 0 ? parseEnvPairs(flags.targetEnv) : undefined,
           'target.waitPath': flags.waitPath,
           'run.loadFollows': flags.loadFollows,
+          'features.regionalEndpoint': flags.regionalEndpoint === false ? false : undefined,
+          'run.transportRetries': flags.transportRetries,
         },
       });
       const print = printLine;

@@ -6,6 +6,7 @@ import type { ApiClient } from '../http/api-client.ts';
 
 /** Statuses that mean "gone" for a DELETE: removed now, or already absent. */
 const GONE = [200, 202, 204, 404];
+const CLEANUP_TRANSPORT_RETRIES = 2;
 
 export class Cleanup {
   private readonly actions: { label: string; run: () => Promise<unknown>; retry?: Leak['retry'] }[] = [];
@@ -24,7 +25,8 @@ export class Cleanup {
       label,
       retry: { path, as, ...(regional ? { regional } : {}) },
       run: async () => {
-        const res = await api.delete(path, { as, regional });
+        // a DELETE is idempotent: one lost to the network is sent again (an earlier one that did remove it gets 404)
+        const res = await api.delete(path, { as, regional, transportRetries: CLEANUP_TRANSPORT_RETRIES });
         if (!GONE.includes(res.status)) throw new Error(`DELETE ${path} answered ${res.status}`);
       },
     });

@@ -16,6 +16,8 @@ export interface ConformanceMeta {
   notes?: string[];
   /** Resources the test created but could not remove. */
   leaks?: Leak[];
+  /** Set when a try met a transport fault: how many tries ran, and each fault met (the test ran again from the start). */
+  transport?: { tries: number; faults: string[] };
 }
 
 declare module '@vitest/runner' {

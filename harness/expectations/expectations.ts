@@ -7,6 +7,9 @@ import { isRuleId } from '../../requirements/index.ts';
 import { ConfigError } from '../../config/config-error.ts';
 import type { ConformanceReport, ExpectationOutcome, UnexpectedResult } from '../../report/conformance-report.ts';
 
+/** The reason of a rule a `--rules` run did not select (report/verdicts.ts). */
+const NOT_SELECTED = 'not among --rules';
+
 const OUTCOMES = ['pass', 'fail', 'warn', 'not-verified', 'not-applicable'] as const;
 export type ExpectedOutcome = (typeof OUTCOMES)[number];
 
@@ -72,5 +75,20 @@ export function compareWithExpectations(report: ConformanceReport, expectations:
     else unexpected.push({ key, expected: allowed, actual: got, kind: got === 'pass' ? 'unexpected-pass' : 'unexpected-result' });
   }
   for (const key of Object.keys(expectations.skips)) if (!actual.has(key)) unused.push(key);
+  unexpected.push(...unlistedSurprises(report, expectations));
   return { file: expectations.file, matched, unexpected, unused };
+}
+
+/**
+ * A baseline lists known gaps; a MUST rule it names nowhere (neither the rule nor one of its tests) must hold as it
+ * would without a baseline: failed, or not verified for any reason but the run's own `--rules`, is a surprise —
+ * so a real defect, or a key missing from a CI job's secrets, never exits 0.
+ */
+function unlistedSurprises(report: ConformanceReport, expectations: Expectations): UnexpectedResult[] {
+  const named = (key: string) => expectations.expected.has(key) || key in expectations.skips;
+  const unverified = new Set(report.summary.unverifiedMust.filter((r) => r.reason !== NOT_SELECTED).map((r) => r.id));
+  return report.requirements
+    .filter((rule) => !named(rule.id) && !rule.tests.some((t) => named(t.name)))
+    .filter((rule) => (rule.level === 'MUST' && rule.verdict === 'fail') || unverified.has(rule.id))
+    .map((rule) => ({ key: rule.id, expected: ['pass', 'not-applicable'], actual: rule.verdict, kind: 'unexpected-result' }));
 }

@@ -7,7 +7,7 @@ import type { TargetProfile } from '../target-profile.ts';
 import type { Exchange } from './exchange.ts';
 import { truncate } from './exchange.ts';
 import { awaitReserve, noteBucket } from './pacing.ts';
-import { send } from './transport.ts';
+import { send, TRANSPORT_FAULTS } from './transport.ts';
 
 export type { Identity };
 
@@ -28,6 +28,8 @@ export interface RequestOptions {
   regional?: boolean;
   /** Wait out a 429 (up to timeouts.maxRetryAfterS) instead of returning it; off for rate-limit tests. */
   retryOn429?: boolean;
+  /** Sends an idempotent request again (up to this many times) after a transport fault: cleanup and sweeps. */
+  transportRetries?: number;
   timeoutMs?: number;
 }
 
@@ -52,6 +54,7 @@ export class ExchangeFailed extends Error {
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const MAX_429_RETRIES = 3;
+const TRANSPORT_RETRY_PAUSE_MS = 200;
 /** Bodies are kept whole up to this size so passive schema checks can parse them. */
 const RECORDED_BODY_CHARS = 256 * 1024;
 
@@ -83,12 +86,24 @@ export class ApiClient {
     const caller = `${options.regional ? this.target.regionalBaseUrl : this.target.baseUrl} ${options.as ?? 'primary'}`;
     for (let attempt = 0; ; attempt++) {
       if (honour) await awaitReserve(caller);
-      const response = await this.once<T>(method, path, options);
+      const response = await this.againAfterTransportFaults(() => this.once<T>(method, path, options), options.transportRetries ?? 0);
       if (honour) noteBucket(caller, response.headers);
       const wait = Number(response.headers['retry-after']);
       if (response.status !== 429 || !honour || attempt >= MAX_429_RETRIES) return response;
       if (!Number.isFinite(wait) || wait > this.target.timeouts.maxRetryAfterS) return response;
       await new Promise((resolve) => setTimeout(resolve, Math.max(wait, 0.05) * 1000));
+    }
+  }
+
+  private async againAfterTransportFaults<T>(send: () => Promise<T>, retries: number): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await send();
+      } catch (error) {
+        const kind = error instanceof ExchangeFailed ? error.exchange.errorKind : undefined;
+        if (attempt >= retries || !kind || !TRANSPORT_FAULTS.includes(kind)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, TRANSPORT_RETRY_PAUSE_MS));
+      }
     }
   }
 

@@ -18,8 +18,14 @@ export interface RawResponse {
   text: string;
 }
 
-/** Why no usable response arrived; everything but `too-large` means the target did not really answer. */
-export type FailureKind = 'timeout' | 'refused' | 'reset' | 'dns' | 'protocol' | 'too-large' | 'other';
+/**
+ * Why no usable response arrived; everything but `too-large` means the target did not really answer. `timeout`: not a
+ * byte of the response within the bound; `body-timeout`: the status and headers came, the rest did not.
+ */
+export type FailureKind = 'timeout' | 'body-timeout' | 'refused' | 'reset' | 'dns' | 'tls' | 'protocol' | 'too-large' | 'other';
+
+/** Faults of the path to the target, not answers of the target: a test that meets one runs again (fixtures/conformance.ts). */
+export const TRANSPORT_FAULTS: readonly FailureKind[] = ['reset', 'refused', 'timeout'];
 
 export type TransportResult =
   | { ok: true; response: RawResponse; durationMs: number }
@@ -42,6 +48,7 @@ export async function send(request: RawRequest, dispatcher: Dispatcher = agent()
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const signal = AbortSignal.timeout(request.timeoutMs);
+  let answered = false;
   try {
     const res = await dispatcher.request({
       origin: new URL(request.url).origin,
@@ -53,13 +60,14 @@ export async function send(request: RawRequest, dispatcher: Dispatcher = agent()
       headersTimeout: request.timeoutMs,
       bodyTimeout: request.timeoutMs,
     });
+    answered = true;
     // A declared length over the bound is refused before a byte of the body is read.
     const declared = Number(res.headers['content-length']);
     const text = declared > request.maxBodyBytes ? (res.body.destroy(), undefined) : await readBounded(res.body, request.maxBodyBytes);
     if (text === undefined) return { ok: false, error: `response body larger than ${request.maxBodyBytes} bytes (aborted)`, kind: 'too-large', durationMs: elapsed() };
     return { ok: true, response: { status: res.statusCode, headers: flattenHeaders(res.headers), text }, durationMs: elapsed() };
   } catch (error) {
-    return { ok: false, ...explain(error, request.timeoutMs, signal), durationMs: elapsed() };
+    return { ok: false, ...explain(error, request.timeoutMs, signal, answered), durationMs: elapsed() };
   }
 }
 
@@ -90,12 +98,14 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-function explain(error: unknown, timeoutMs: number, signal: AbortSignal): { error: string; kind: FailureKind } {
+function explain(error: unknown, timeoutMs: number, signal: AbortSignal, answered: boolean): { error: string; kind: FailureKind } {
   const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
   if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_ABORTED') {
-    return { kind: 'timeout', error: `no complete response within ${timeoutMs} ms (timeouts.requestMs)` };
+    if (answered || code === 'UND_ERR_BODY_TIMEOUT') return { kind: 'body-timeout', error: `the status and headers came, the rest of the body did not within ${timeoutMs} ms (timeouts.requestMs)` };
+    return { kind: 'timeout', error: `no response within ${timeoutMs} ms (timeouts.requestMs)` };
   }
+  if (isTlsError(code, e.message ?? e.cause?.message)) return { kind: 'tls', error: tlsMessage(code, e.message ?? e.cause?.message) };
   if (code === 'ECONNREFUSED') return { kind: 'refused', error: 'connection refused: nothing is listening at the target address' };
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { kind: 'reset', error: 'connection reset by the target before the response was complete' };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'dns', error: 'the target host name does not resolve' };
@@ -103,4 +113,16 @@ function explain(error: unknown, timeoutMs: number, signal: AbortSignal): { erro
     return { kind: 'protocol', error: `the target answered with something that is not valid HTTP (${code ?? e.message})` };
   }
   return { kind: 'other', error: `request failed: ${e.message ?? String(error)}${code ? ` (${code})` : ''}` };
+}
+
+function isTlsError(code: string | undefined, message: string | undefined): boolean {
+  return /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/.test(code ?? '') || /SSL routines|wrong version number/i.test(message ?? '');
+}
+
+/** A TLS handshake that fails on a plain-HTTP server says so: the fix is the scheme, not the target. */
+function tlsMessage(code: string | undefined, message: string | undefined): string {
+  const plain = /WRONG_VERSION_NUMBER|wrong version number|packet length too long|http request/i.test(`${code} ${message}`);
+  return plain
+    ? `TLS handshake failed: the target looks like plain HTTP, not HTTPS (${code ?? message}); try http:// in the target URL`
+    : `TLS handshake failed (${code ?? message}): the target's certificate or TLS setup was refused`;
 }

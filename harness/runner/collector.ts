@@ -61,6 +61,7 @@ export class Collector implements Reporter {
     if (meta.level) record.level = meta.level;
     if (meta.outcome) record.outcome = meta.outcome;
     if (meta.reason) record.reason = this.redactor.text(meta.reason);
+    if (meta.transport) record.transport = { tries: meta.transport.tries, faults: meta.transport.faults.map((f) => this.redactor.text(f)) };
     if (result.state === 'failed') record.message = this.redactor.text(result.errors.map((e) => e.message).join('\n'));
     this.records.push(record);
     this.onRecord?.(record);

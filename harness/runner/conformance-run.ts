@@ -4,7 +4,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FaultName } from '../../reference/index.ts';
 import type { Settings } from '../../config/settings.ts';
 import { compareWithExpectations, loadExpectations, type Expectations } from '../expectations/expectations.ts';
-import { ApiClient, ExchangeFailed } from '../http/api-client.ts';
 import { redactorFor } from '../../report/redactor.ts';
 import { closeTransport } from '../http/transport.ts';
 import { allureResultsDir } from '../../report/allure-report.ts';
@@ -17,6 +16,9 @@ import type { TargetProfile } from '../target-profile.ts';
 import { startContainerTarget, type ContainerSettings, type ContainerTarget } from './container-target.ts';
 import { startEmbeddedTarget, type EmbeddedTarget } from './embedded-target.ts';
 import { finalSweep } from './final-sweep.ts';
+import { preflight } from './preflight.ts';
+import { probeReportDir } from '../../report/report-dir.ts';
+import { ConfigError } from '../../config/config-error.ts';
 import { interruptedSummary, interruptionError, leftoversOf, markNotReached } from './interrupted-run.ts';
 import type { Interruption } from './interruption.ts';
 import { toProfile } from './profile.ts';
@@ -41,6 +43,9 @@ export interface RunOutcome {
 
 export async function runConformance(settings: Settings, io: RunIo, files?: string[], env: Record<string, string | undefined> = {}): Promise<RunOutcome> {
   const startedAt = new Date();
+  // Results that cannot be kept are not worth a run: the folder is made and written to before anything is sent.
+  const folderProblem = probeReportDir(settings.run.reportDir, '');
+  if (folderProblem) throw new ConfigError('--report-dir (run.reportDir, CONFORMANCE_REPORT_DIR)', folderProblem);
   let container: ContainerTarget | undefined;
   const expectations: Expectations | undefined = settings.run.expectations ? loadExpectations(settings.run.expectations) : undefined;
   let embedded: EmbeddedTarget | undefined;
@@ -53,11 +58,14 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     const profile = toProfile(settings, embedded, expectations?.skips);
     io.log(describeTarget(profile, settings));
     io.log(`Declared configuration: ${describeDeclared(declaredConfiguration(settings))}`);
-    const unreachable = await preflight(profile, io);
+    const checked = await preflight(profile, settings.run.transportRetries);
+    for (const line of checked.ok ? checked.lines : []) io.log(line);
+    // A set-up mistake or an unreachable target: no test runs, the report says why (verdict `error`, exit 2).
+    const couldNotRun = checked.ok ? undefined : checked.reason;
     const interruption = io.interruption;
 
     const runs: SuiteRun[] = [];
-    if (unreachable) runs.push({ records: [], errors: [unreachable] });
+    if (couldNotRun) runs.push({ records: [], errors: [] });
     else {
       const session = await SuiteSession.open(profile, { allureResultsDir: allureResultsDir(settings.run.reportDir), workers: settings.run.workers });
       if (interruption) interruption.leftovers = () => leftoversOf(profile, session.running);
@@ -86,12 +94,13 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     if (interrupted && runs.length === 0) runs.push({ records: [], errors: [] });
     if (interrupted) runs.at(-1)!.errors.push(interruptionError(interruption!.cause, runs.at(-1)));
     const leaks = runs.flatMap((run) => run.records.flatMap((r) => r.leaks.map((leak) => ({ test: r.name, leak }))));
-    const sweep = unreachable || profile.readOnly ? { removed: [], remaining: [] } : await finalSweep(profile, leaks);
+    const sweep = couldNotRun || profile.readOnly ? { removed: [], remaining: [] } : await finalSweep(profile, leaks);
     if (sweep.removed.length > 0) io.log(`Final sweep removed ${sweep.removed.length} leftover resource(s) carrying the run prefix ${profile.runPrefix}`);
     for (const leak of sweep.remaining) io.log(`LEAK: ${leak}`);
     if (interrupted) io.log(interruptedSummary(runs.at(-1)!, sweep, profile));
 
     const verdictsPerRun = runs.map((run) => computeVerdicts(run.records, settings.features, profile.skips, profile.rules));
+    if (couldNotRun) verdictsPerRun[0] = verdictsPerRun[0]!.map((r) => (r.verdict === 'not-verified' ? { ...r, reason: 'the run could not run (summary.error)' } : r));
     if (interrupted) verdictsPerRun.push(markNotReached(verdictsPerRun.pop()!, interruption!.cause));
     // A run cut short differs from the others by being cut short: only complete runs are compared.
     const complete = interrupted ? verdictsPerRun.slice(0, -1) : verdictsPerRun;
@@ -112,6 +121,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
       leaks: sweep.remaining,
       errors: [...new Set(runs.flatMap((r) => r.errors))],
       interrupted,
+      ...(couldNotRun ? { couldNotRun } : {}),
     });
     if (settings.run.repeat > 1) report.repeat = { runs: settings.run.repeat, unstable };
     const compared = expectations ? compareWithExpectations(report, expectations) : undefined;
@@ -122,7 +132,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
 
     // A baseline decides the exit on its own terms: known gaps exit 0, surprises 1 (the report keeps the honest verdict).
     const judged = compared ? (compared.unexpected.length === 0 && report.errors.length === 0 ? 0 : 1) : verdictExitCode(report, settings.run.loadFollows);
-    const exitCode = interrupted ? 130 : unreachable ? 2 : unstable.length > 0 ? 1 : judged;
+    const exitCode = interrupted ? 130 : couldNotRun ? 2 : unstable.length > 0 ? 1 : judged;
     return { report, reportFile, exitCode, unstable, ...(compared ? { expectations: compared } : {}) };
   } finally {
     await closeTransport();
@@ -163,28 +173,4 @@ function describeTarget(profile: TargetProfile, settings: Settings): string {
   if (!profile.embeddedReference) return `Target: ${profile.baseUrl}${mode}`;
   const faults = settings.reference.faults.length > 0 ? ` with fault(s) ${settings.reference.faults.join(', ')}` : '';
   return `Target: embedded reference at ${profile.baseUrl}${faults}${mode}`;
-}
-
-/**
- * One read-only request before anything else: is the target there, and whose key is this?
- * Returns why the target is unreachable, or undefined when it answered at all.
- */
-async function preflight(profile: TargetProfile, io: RunIo): Promise<string | undefined> {
-  const api = new ApiClient({ ...profile, timeouts: { ...profile.timeouts, requestMs: Math.min(profile.timeouts.requestMs, 5_000) } });
-  try {
-    const res = await api.get('/v1/environments');
-    if (res.status !== 200 || !Array.isArray(res.data)) {
-      io.log(`Pre-flight: GET /v1/environments answered ${res.status}; continuing (the suites will report what fails)`);
-      return undefined;
-    }
-    const environments = res.data as { name?: string; _organizationId?: string; apiKeys?: unknown[] }[];
-    const own = environments.find((e) => Array.isArray(e.apiKeys) && e.apiKeys.length > 0);
-    io.log(`Pre-flight: organization ${environments[0]?._organizationId ?? '?'}, environment ${own?.name ?? '(not identifiable from the key)'}`);
-    return undefined;
-  } catch (error) {
-    // An oversized body is still an answer: the suites will say what is wrong with it.
-    if (error instanceof ExchangeFailed && error.exchange.errorKind !== 'too-large') return `target unreachable (pre-flight): ${error.message}`;
-    if (error instanceof ExchangeFailed) return undefined;
-    throw error;
-  }
 }

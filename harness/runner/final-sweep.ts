@@ -6,6 +6,8 @@ import { ApiClient, ExchangeFailed, type Identity } from '../http/api-client.ts'
 import type { TargetProfile } from '../target-profile.ts';
 
 const GIVE_UP_AFTER = 3;
+/** The sweep is the last chance to remove what a test left: a DELETE lost to the network is sent again. */
+const SWEEP_TRANSPORT_RETRIES = 3;
 
 export interface SweepResult {
   /** Removed by the sweep: things a test left behind. */
@@ -23,7 +25,7 @@ export async function finalSweep(profile: TargetProfile, leaks: { test: string; 
   const attempt = async (label: string, path: string, as: Identity, regional = false) => {
     if (unanswered >= GIVE_UP_AFTER) return void remaining.push(`${label}: not attempted, the target stopped answering`);
     try {
-      const res = await api.delete(path, { as, regional });
+      const res = await api.delete(path, { as, regional, transportRetries: SWEEP_TRANSPORT_RETRIES });
       unanswered = 0;
       (DELETED_STATUSES.includes(res.status) ? removed : remaining).push(DELETED_STATUSES.includes(res.status) ? label : `${label}: DELETE ${path} answered ${res.status}`);
     } catch (error) {
@@ -46,7 +48,7 @@ export async function finalSweep(profile: TargetProfile, leaks: { test: string; 
 async function prefixedVariables(api: ApiClient, prefix: string): Promise<string[]> {
   try {
     const wanted = prefix.toUpperCase().replaceAll('-', '_');
-    const res = await api.get('/v1/environment-variables', { query: { search: wanted } });
+    const res = await api.get('/v1/environment-variables', { query: { search: wanted }, transportRetries: SWEEP_TRANSPORT_RETRIES });
     if (res.status !== 200 || !Array.isArray(res.data)) return [];
     return (res.data as { key?: unknown }[])
       .map((v) => v.key)

@@ -6,7 +6,8 @@ import type { EmbeddedTarget } from './embedded-target.ts';
 
 export function toProfile(settings: Settings, embedded: EmbeddedTarget | undefined, skips: Record<string, string> = {}): TargetProfile {
   const { target } = settings;
-  const regional = target.regionalBaseUrl ?? embedded?.reference.regionalBaseUrl;
+  // A target that declares no regional endpoint has none, not even the embedded reference's.
+  const regional = settings.features.regionalEndpoint !== false ? (target.regionalBaseUrl ?? embedded?.reference.regionalBaseUrl) : undefined;
   const keys = embedded?.keys ?? {
     primary: target.apiKey!,
     ...(target.secondaryApiKey ? { secondary: target.secondaryApiKey } : {}),
@@ -27,6 +28,7 @@ export function toProfile(settings: Settings, embedded: EmbeddedTarget | undefin
     readOnly: settings.run.readOnly,
     noDrain: settings.run.noDrain,
     longChecks: settings.run.longChecks,
+    transportRetries: settings.run.transportRetries,
     skips,
   };
 }

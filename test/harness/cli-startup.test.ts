@@ -1,5 +1,5 @@
 // `conformance --version` and `conformance reference` start without the test runner: heavy modules load only in
-// the commands that need them (measured: see README, Benchmarks).
+// the commands that need them (measured: see docs/benchmarks.md).
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../hostile/run-cli.ts';

@@ -111,6 +111,19 @@ describe('root causes', () => {
     expect(causes[0]!.summary).toBe('HTTP 404 where another status is required (201; 2xx; 401)');
   });
 
+  it('makes one cause of a transport fault that repeated on one request, across the rules of every test it broke', () => {
+    const repeated = (request: string) => `the target resets the connection on ${request} every time it is sent (3 tries, each from the start with fresh data): a transport fault that repeats on one request is a finding, not the network\n(last try: …)`;
+    const causes = rootCausesOf(computeVerdicts([
+      failed('recipients', ['TRIG-02'], repeated('POST /v1/events/trigger')),
+      failed('drain', ['RL-04'], repeated('POST /v1/events/trigger')),
+      failed('topic', ['TS-03'], repeated('DELETE /v2/topics/{id}')),
+    ], on));
+    expect(causes.map((c) => [c.signature, c.summary, c.rules])).toEqual([
+      ['transport:resets:POST /v1/events/trigger', 'the target resets the connection on POST /v1/events/trigger', ['RL-04', 'TRIG-02']],
+      ['transport:resets:DELETE /v2/topics/{id}', 'the target resets the connection on DELETE /v2/topics/{id}', ['TS-03']],
+    ]);
+  });
+
   it('matches any other assertion across tests by its wording, with the values of one test masked', () => {
     const created = (id: string, url: string) => failureOf(() => expect([id], `a trigger with bridgeUrl ${url} must trigger nothing, yet the subscriber objects it named were created: ${id}`).toEqual([]), 'TRIG-05');
     const causes = rootCausesOf(computeVerdicts([

@@ -40,6 +40,13 @@ describe.concurrent('expectations files', () => {
     expect(result.report.expectations.unexpected).toEqual([{ key: 'AUTH-03', expected: ['fail'], actual: 'pass', kind: 'unexpected-pass' }]);
   }, 90_000);
 
+  it('a MUST rule the baseline does not name must hold: its failure is a surprise, exit 1', async ({ expect }) => {
+    const result = await run(['--fault', 'bearer-accepted', '--expectations', baseline('unrelated.yaml', 'AUTH-02: pass\n')]);
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.stdout).toContain('UNEXPECTED RESULT: AUTH-03 is fail');
+    expect(result.report.expectations.unexpected).toEqual([{ key: 'AUTH-03', expected: ['pass', 'not-applicable'], actual: 'fail', kind: 'unexpected-result' }]);
+  }, 90_000);
+
   it('a skipped rule is reported not-verified with the reason, never pass', async ({ expect }) => {
     const result = await run(['--expectations', baseline('skip.yaml', 'AUTH-02:\n  skip: our staging has no unauthenticated route\n')]);
     const skipped = result.report.requirements.find((r: { id: string }) => r.id === 'AUTH-02');

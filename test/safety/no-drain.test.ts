@@ -8,7 +8,7 @@ import { resolveSettings } from '../../config/resolve-settings.ts';
 import { startReference } from '../../reference/index.ts';
 import { runCli } from '../hostile/run-cli.ts';
 
-// The rules whose tests exhaust the trigger or the bulk-subscriber bucket (README § Staging safety).
+// The rules whose tests exhaust the trigger or the bulk-subscriber bucket (docs/running.md, staging safety).
 const DRAINING_RULES = ['RL-04', 'RL-06', 'RL-07', 'RL-08', 'RL-09'];
 
 /** Forwards to the reference and counts what a shared environment would feel: triggers sent, 429s answered. */
