@@ -48,6 +48,13 @@ describe('every kind of signed run verifies intact and certifies nothing', () =>
     expect(await verified(join(reportDir, 'conformance-bundle.tar.gz'))).toMatch(/NOT CERTIFIED: .*interrupted/);
   }, 180_000);
 
+  it('a run that could not run (verdict error: the target does not answer)', async () => {
+    const reportDir = join(dir, 'error');
+    const run = await runCli(['run', '--target', 'http://127.0.0.1:1', '--api-key', 'sk_test_unreachable_0123456789', '--report-dir', reportDir, '--bundle', '--sign-key', privateKey]);
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(await verified(join(reportDir, 'conformance-bundle.tar.gz'))).toMatch(/NOT CERTIFIED: .*the verdict is error/);
+  }, 60_000);
+
   it('a container run: the image named in the configuration is part of what was signed', async () => {
     const report = certifiableReport();
     const settings = { ...structuredClone(DEFAULT_SETTINGS), target: { baseUrl: report.target.baseUrl, apiKey: 'sk_live_vendor_key', image: 'ghcr.io/acme/notifications:candidate', imagePort: 3000, imageEnv: { TOKEN: 'secret-value' } } };
