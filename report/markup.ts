@@ -9,8 +9,15 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 
 /** Text or attribute value for XML and HTML alike. */
 export function escapeMarkup(value: unknown): string {
-  return String(value ?? '').replace(INVALID_XML_CHARS, '').replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+  return String(value ?? '')
+    .replace(INVALID_XML_CHARS, '')
+    .replace(/[&<>"']/g, (c) => ENTITIES[c]!)
+    .replace(SHOWN_AS_REFERENCE, (c) => `&#x${c.charCodeAt(0).toString(16)};`);
 }
+
+// why: legal in XML, but a terminal that shows junit.xml in a CI log acts on C1 controls (CSI) and bidi overrides reorder text
+// eslint-disable-next-line no-control-regex
+const SHOWN_AS_REFERENCE = /[\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 /** Tagged template that escapes every interpolation unless it is already markup (`raw(...)`). */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Markup {

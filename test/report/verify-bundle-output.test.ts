@@ -10,7 +10,7 @@ import { ATTESTATION_FILE, buildStatement } from '../../report/attestation.ts';
 import { BUNDLE_FILES, bundleFiles, MANIFEST, sha256, writeArchive } from '../../report/bundle.ts';
 import type { ConformanceReport } from '../../report/conformance-report.ts';
 import { junitXml } from '../../report/junit.ts';
-import { escapeTerminal, escapeTerminalLines } from '../../report/markup.ts';
+import { escapeMarkup, escapeTerminal, escapeTerminalLines } from '../../report/markup.ts';
 import { keyIdOf, readSigningKey, signStatement } from '../../report/sign-attestation.ts';
 import { vendorKey } from './vendor-key.ts';
 import { certifiableReport, RELEASED_DIGEST } from './sample-report.ts';
@@ -54,6 +54,8 @@ describe('verify-bundle output', () => {
     expect(escapeTerminal('a\x1b[2Jb\nc\u009b1m\u202Ed')).toBe('a\\x1b[2Jb\\x0ac\\x9b1m\\u202ed');
     expect(escapeTerminal('x'.repeat(10), 4)).toBe('xxxx… (6 more characters)');
     expect(escapeTerminalLines('a\tb\nc\x1b[8m')).toBe('a\tb\nc\\x1b[8m');
+    // HTML and JUnit: C0 controls are dropped (XML forbids them); C1 controls and bidi overrides become references
+    expect(escapeMarkup('a\x1b[2J\u009b1m\u202Eb<')).toBe('a[2J&#x9b;1m&#x202e;b&lt;');
   });
 
   it('a tampered bundle whose target draws a CERTIFIED screen prints it escaped, as an unverified claim, and is INVALID', async () => {
