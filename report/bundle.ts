@@ -105,9 +105,10 @@ function provenance(report: ConformanceReport) {
   };
 }
 
-function gitState(): { gitCommit: string | null; gitDirty?: boolean } {
-  const { commit, dirty } = suiteSource();
-  return commit === null ? { gitCommit: null } : { gitCommit: commit, gitDirty: dirty };
+/** Which suite made the bundle: the digest of its files (suite-release.ts) and, from a checkout, its commit. */
+function gitState(): { digest?: string; gitCommit: string | null; gitDirty?: boolean } {
+  const { commit, dirty, digest } = suiteSource();
+  return { ...(digest ? { digest } : {}), ...(commit === null ? { gitCommit: null } : { gitCommit: commit, gitDirty: dirty }) };
 }
 
 /** load.json without its per-bucket timelines and raw response examples: verdicts and per-route figures. */

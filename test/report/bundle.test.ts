@@ -54,6 +54,7 @@ describe('certification bundle', () => {
     const provenance = JSON.parse(files.get(BUNDLE_FILES.provenance)!.toString());
     expect(provenance).toMatchObject({ spec: { version: '3.19.2' }, suite: { name: 'notification-api-conformance' } });
     expect(provenance.suite).toHaveProperty('gitCommit');
+    expect(provenance.suite.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(failures(file)).toEqual([]);
   });
 
