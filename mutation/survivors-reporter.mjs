@@ -17,14 +17,16 @@ export function accountReport(report, { ledgerPath = LEDGER_PATH, accountPath = 
   const account = accountSurvivors(report, parseLedger(readFileSync(ledgerPath, 'utf8')), longChecks);
   print(formatAccount(account, ledgerPath));
   mkdirSync(accountPath.replace(/\/[^/]+$/, ''), { recursive: true });
-  const { stale, ...rest } = account;
-  writeFileSync(accountPath, `${JSON.stringify({ ...rest, stale: stale.map(({ file, at, docLine }) => ({ file, at, docLine })) }, null, 2)}\n`);
+  const { stale, moved, ...rest } = account;
+  const where = ({ file, start, end, mutator, docLine }) => ({ file, start, end, mutator, docLine });
+  writeFileSync(accountPath, `${JSON.stringify({ ...rest, stale: stale.map(where), moved: moved.map(where) }, null, 2)}\n`);
   return account;
 }
 
 class SurvivorsReporter {
   onMutationTestReportReady(report) {
-    accountReport(report);
+    // why: a row that lists a killed mutant, or fits several, is an error of the run, not a line to scroll past
+    if (accountReport(report).ledgerErrors.length) process.exitCode = 1;
   }
 }
 

@@ -227,6 +227,18 @@ export const FAULTS = {
   'non-string-name-echoed': { rules: ['WF-01', 'CLIENT-02'], description: 'A workflow `name` that is not a string (e.g. `5`) is accepted and echoed: a 201 outside the workflow response schema, which the official client cannot read (found by mutation testing)' },
   'scheme-suffix-accepted': { rules: ['AUTH-03'], description: 'Any scheme that ends in `ApiKey` is taken for `ApiKey` (`X-ApiKey <valid key>` is accepted) (found by mutation testing)' },
   'null-body-crashes': { rules: ['WF-03'], description: 'A request body that is the JSON value `null` crashes the handler: 500 instead of 400/422 (found by mutation testing)' },
+  'bridge-url-metadata-short-names-allowed': { rules: ['TRIG-05'], description: 'The metadata host names without a domain, `metadata` (GCP) and `instance-data` (AWS), are accepted as a bridgeUrl host (found by mutation testing)' },
+  'bridge-url-internal-names-allowed': { rules: ['TRIG-05'], description: 'A bridgeUrl host under `.internal` outside the four listed metadata names (e.g. AWS `instance-data.ec2.internal`) is accepted (found by mutation testing)' },
+  'bridge-url-ipv4-compatible-allowed': { rules: ['TRIG-05'], description: 'An IPv4-compatible IPv6 literal (`[::127.0.0.1]`, `[::10.0.0.1]`) is judged public and accepted as a bridgeUrl (found by mutation testing)' },
+  'body-at-limit-refused': { rules: ['TRIG-01'], description: 'A trigger body that declares exactly the 512 KiB limit (524,288 bytes) in its Content-Length is refused with 413, though it is not over the limit (found by mutation testing)' },
+  'chunked-body-at-limit-refused': { rules: ['TRIG-01'], description: 'A trigger body whose bytes reach exactly the 512 KiB limit is refused with 413 as they arrive, with or without a Content-Length (found by mutation testing)' },
+  'channel-without-credentials-crash': { rules: ['TRIG-03'], description: 'A trigger whose recipient object has a channel without `credentials` crashes the handler: 500 (found by mutation testing)' },
+  'trigger-recipient-replaces-subscriber': { rules: ['PREF-01'], description: 'A trigger naming an existing subscriber as an object replaces the stored subscriber by a fresh record: its stored channel preferences are back to the defaults (found by mutation testing)' },
+  'invalid-payload-schema-accepted': { rules: ['TRIG-01'], description: 'A workflow whose `payloadSchema` is not a valid JSON Schema (`{type: "not-a-type"}`) is created with `validatePayload: true`, and every valid trigger of it then answers 500 (found by mutation testing)' },
+  'duplicate-step-id-accepted': { rules: ['WF-06'], description: 'Two steps giving the same `stepId` are accepted and stored with it, so the workflow has two steps of one identifier (found by mutation testing)' },
+  'derived-step-id-empty': { rules: ['WF-10'], description: 'A step whose name has no ASCII letter or digit (e.g. `通知`) gets the derived stepId `""`, outside the slug pattern (found by mutation testing)' },
+  'agent-identifier-pattern-unchecked': { rules: ['WF-08'], description: 'A workflow `agent.identifier` outside the slug pattern (`not a slug!`) is accepted and echoed (found by mutation testing)' },
+  'bodyless-request-refused': { rules: ['LP-01'], description: 'A request without a body is refused with 400 instead of being read as `{}`: a layout preview sent without a body fails (found by mutation testing)' },
 } as const satisfies Record<string, Fault>;
 
 interface Fault {

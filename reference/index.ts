@@ -6,6 +6,7 @@ import { type FaultName, isFaultName } from './faults.ts';
 import { IdempotencyStore } from './idempotency.ts';
 import { COMPLETED_TTL_MS, IN_PROGRESS_TTL_MS } from './idempotency-ttl.ts';
 import { RateLimiter } from './rate-limiter.ts';
+import { rateLimitConfig } from './rate-limit-config.ts';
 import { Router } from './router.ts';
 import { Pipeline } from './server.ts';
 import { OrganizationState, type ApiKeys } from './store.ts';
@@ -52,8 +53,7 @@ export interface RunningReference {
   inventory(): Record<string, string[]>;
 }
 
-// RL-08: a bulk request costs 100 tokens, so the configuration bucket's 200/s allows 2 bulk subscriber requests per second
-export const DEFAULT_RATE_LIMITS = { trigger: 600, configuration: 200, global: 600 } as const;
+export { DEFAULT_RATE_LIMITS } from './rate-limit-config.ts';
 
 // The spec's eight operations (routes/) and the provisioning-only ones (provisioning/), in the order of their paths'
 // methods before the split: the order the router lists allowed methods in.
@@ -97,15 +97,13 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const org = new OrganizationState(options.apiKeys);
   const app: App = { org, has: (f) => faults.has(f), triggerCount: 0 };
 
-  const rps = { ...DEFAULT_RATE_LIMITS, ...(options.rateLimits ?? {}) };
-  if (faults.has('limit-too-generous')) rps.trigger = rps.trigger * 1.5;
-  if (faults.has('limit-too-strict')) rps.trigger = (rps.trigger * 2) / 3;
+  const { rps, windowSeconds } = rateLimitConfig(options, faults);
   const limiter =
     options.rateLimiting === false
       ? null
       : new RateLimiter({
           rps,
-          windowSeconds: options.rateLimitWindowSeconds ?? 5,
+          windowSeconds,
           remainingNotDecremented: faults.has('remaining-not-decremented'),
           fractionalReset: faults.has('fractional-reset'),
           resetZeroWhenAccepted: faults.has('reset-zero-when-accepted'),

@@ -284,6 +284,11 @@ function readJsonBody(req: IncomingMessage, limit: number, app: App): Promise<un
     req.resume();
     return Promise.reject(tooLarge());
   }
+  // why: fault `body-at-limit-refused` takes a declared length of exactly the limit for one over it
+  if (declared === limit && app.has('body-at-limit-refused')) {
+    req.resume();
+    return Promise.reject(tooLarge());
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -291,6 +296,8 @@ function readJsonBody(req: IncomingMessage, limit: number, app: App): Promise<un
     const onData = (c: Buffer) => {
       if (done) return;
       size += c.length;
+      // why: fault `chunked-body-at-limit-refused` counts a body that reaches exactly the limit as one over it
+      if (size === limit && app.has('chunked-body-at-limit-refused')) size++;
       // why: a chunked body declares no length, so only this count holds it to the limit
       if (size > limit && !app.has('chunked-body-unlimited')) {
         done = true;

@@ -114,6 +114,8 @@ export function checkBridgeUrl(raw: string, opts: SsrfGuardOptions = {}, faults:
     const groups = parseIpv6(host.slice(1, -1));
     if (!groups) return 'bridgeUrl must be a valid URL';
     const cls = classifyIpv6(groups);
+    // why: fault `bridge-url-ipv4-compatible-allowed` takes `::a.b.c.d` (but `::` and `::1`) for a public address
+    if (faults.has('bridge-url-ipv4-compatible-allowed') && groups.slice(0, 6).every((x) => x === 0) && (groups[6] !== 0 || groups[7]! > 1)) return null;
     if (faults.has('bridge-url-ipv6-link-local-allowed') && (groups[0]! & 0xffc0) === 0xfe80) return null;
     if (cls === 'public' || opts.allowIpv6Internal) return null;
     return opts.echoIp ? `bridgeUrl ${host} is blocked by the outbound SSRF policy` : SSRF_POLICY_MESSAGE;
@@ -133,6 +135,8 @@ export function checkBridgeUrl(raw: string, opts: SsrfGuardOptions = {}, faults:
   if (host === 'localhost' || host.endsWith('.localhost') || host === 'localhost.localdomain') {
     return opts.allowLoopback ? null : 'bridgeUrl must not point to localhost';
   }
+  if (faults.has('bridge-url-metadata-short-names-allowed') && (host === 'metadata' || host === 'instance-data')) return null;
+  if (faults.has('bridge-url-internal-names-allowed') && host.endsWith('.internal') && !METADATA_HOSTS.has(host)) return null;
   if (METADATA_HOSTS.has(host) || host.endsWith('.internal')) {
     return opts.allowMetadata ? null : 'bridgeUrl must not point to an internal or metadata host';
   }

@@ -61,6 +61,8 @@ const RECORDED_BODY_CHARS = 256 * 1024;
 export class ApiClient {
   readonly exchanges: Exchange[] = [];
   readonly redactor: Redactor;
+  /** Requests sent and not yet answered (a test that failed may leave some of a concurrent batch in flight). */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     readonly target: TargetProfile,
@@ -80,7 +82,23 @@ export class ApiClient {
     return this.target.keys[identity];
   }
 
-  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const sent = this.requestPaced<T>(method, path, options);
+    const tracked = sent.catch(() => undefined);
+    this.inFlight.add(tracked);
+    void tracked.finally(() => this.inFlight.delete(tracked));
+    return sent;
+  }
+
+  /**
+   * Resolves once every request sent so far has its answer or its error (each is bounded by timeouts.requestMs):
+   * cleanup waits for this, so that a creation still on its way cannot land after the deletion meant to undo it.
+   */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  private async requestPaced<T>(method: string, path: string, options: RequestOptions): Promise<ApiResponse<T>> {
     const honour = options.retryOn429 ?? true;
     // Rate-limit tests (retryOn429: false) spend buckets on purpose; every other request keeps a reserve (pacing.ts).
     const caller = `${options.regional ? this.target.regionalBaseUrl : this.target.baseUrl} ${options.as ?? 'primary'}`;

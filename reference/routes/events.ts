@@ -59,6 +59,7 @@ export function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, er
         if (r.type === 'Topic') {
           if (typeof r.topicKey !== 'string' || r.topicKey === '') errs.add(`${f}.topicKey`, 'topicKey must be a string', r.topicKey);
         } else if (app.has('object-recipients-rejected') || (app.has('recipient-channels-rejected') && r.channels !== undefined)) errs.add(f, 'recipient must be a subscriberId string', r);
+        else if (app.has('channel-without-credentials-crash') && Array.isArray(r.channels) && r.channels.some((c) => isPlainObject(c) && c.credentials === undefined)) throw new Error('channel credentials read before they were checked');
         else checkSubscriberShape(errs, r, `${f}.`, { nullable: true });
       } else errs.add(f, 'recipient must be a subscriberId or a subscriber object', r);
     });
@@ -187,6 +188,8 @@ export function runTrigger(ctx: RequestContext, t: TriggerRequest): Record<strin
   let transactionId = t.transactionId ?? randomUUID();
   if (t.transactionId !== undefined && app.has('transaction-id-not-echoed')) transactionId = randomUUID();
   const seen = t.transactionId !== undefined && env.transactionIds.has(t.transactionId);
+  // why: fault `trigger-recipient-replaces-subscriber` drops the stored subscribers named as objects, so the upsert makes fresh ones
+  if (app.has('trigger-recipient-replaces-subscriber')) for (const r of t.recipients) if (isPlainObject(r) && typeof r.subscriberId === 'string') env.subscribers.delete(r.subscriberId);
   if (!seen || app.has('transaction-id-not-deduplicated')) applySideEffects(env, t, transactionId, wf);
   if (guard) throw new HttpError(400, guard); // only reached with the rejected-after-run fault
   return ack(app, app.has('trigger-wrong-status') ? 'queued' : 'processed', transactionId);

@@ -93,9 +93,11 @@ function parseSteps(app: App, errs: FieldErrors, raw: unknown[]): Step[] {
     const _id = optString(errs, s, '_id', `${f}.`);
     const controlValues = optObject(errs, s, 'controlValues', `${f}.`);
     if (name === undefined || typeof type !== 'string') return;
+    // why: fault `duplicate-step-id-accepted` forgets the stepIds of the steps before, so a repeated one passes
+    if (app.has('duplicate-step-id-accepted')) seen.clear();
     if (stepId !== undefined && seen.has(stepId)) errs.add(`${f}.stepId`, `stepId "${stepId}" is used by another step`, stepId);
     // why: a derived stepId must not collide with another step's, given or derived
-    const derived = app.has('derived-step-id-unslugged') ? name.toLowerCase().replace(/[^a-z0-9]/g, '-') : slugify(name);
+    const derived = app.has('derived-step-id-unslugged') ? name.toLowerCase().replace(/[^a-z0-9]/g, '-') : app.has('derived-step-id-empty') && !/[a-z0-9]/i.test(name) ? '' : slugify(name);
     stepId ??= app.has('derived-step-id-not-unique') ? derived : uniqueSlug(derived, new Set([...given, ...seen]));
     seen.add(stepId);
     steps.push({ _id: _id ?? objectId(), stepId, slug: app.has('step-slug-empty') ? '' : `${stepId}_st_${shortId(8)}`, name, type, ...(controlValues ? { controlValues } : {}) });
@@ -149,7 +151,7 @@ function createWorkflow(ctx: RequestContext) {
     else {
       const identifier = optString(errs, b.agent, 'identifier', 'agent.');
       if (identifier === undefined && b.agent.identifier === undefined) errs.add('agent.identifier', 'identifier should not be empty');
-      else if (identifier !== undefined && !SLUG_PATTERN.test(identifier)) errs.add('agent.identifier', 'identifier must be a valid slug format', identifier);
+      else if (identifier !== undefined && !SLUG_PATTERN.test(identifier) && !app.has('agent-identifier-pattern-unchecked')) errs.add('agent.identifier', 'identifier must be a valid slug format', identifier);
       const providers = optObject(errs, b.agent, 'providers', 'agent.');
       if (providers || app.has('agent-without-providers-crash')) {
         // the fault reads a missing `providers` as if it were there: Object.entries(undefined) throws (500)
@@ -176,8 +178,8 @@ function createWorkflow(ctx: RequestContext) {
   if (payloadSchema) {
     if (app.has('payload-schema-vendor-keyword-rejected') && Object.keys(payloadSchema).some((k) => k.startsWith('x-'))) errs.add('payloadSchema', 'payloadSchema is not a valid JSON Schema: strict mode: unknown keyword');
     const compiled = compilePayloadSchema(payloadSchema);
-    if (typeof compiled === 'string') errs.add('payloadSchema', `payloadSchema is not a valid JSON Schema: ${compiled}`);
-    else validator = compiled;
+    if (typeof compiled === 'string' && !app.has('invalid-payload-schema-accepted')) errs.add('payloadSchema', `payloadSchema is not a valid JSON Schema: ${compiled}`);
+    else validator = compiled as Exclude<typeof compiled, string>;
   }
   errs.throwIfAny();
   if (app.has('long-step-name-crash') && steps.some((s) => s.name.length > 120)) throw new Error('step name longer than its column');

@@ -5,6 +5,8 @@ import { conformance } from '../../fixtures/conformance.ts';
 
 /** Over the deployed service's 512 KB trigger limit with room to spare. */
 const OVERSIZED_PAYLOAD_BYTES = 600 * 1024;
+/** The deployed service's trigger limit, 512 KiB: a body of exactly this many bytes is not over it. */
+const TRIGGER_LIMIT_BYTES = 512 * 1024;
 /** Past common URI limits (8 KB request lines) and 16 KB; below what an HTTP parser rejects outright. */
 const OVERLONG_URI_CHARS = 20_000;
 
@@ -32,3 +34,20 @@ conformance('ERR-06', 'a URI of 20,000 characters (long path segment) gets 414',
   const res = await api.get(`/v2/workflows/${'a'.repeat(OVERLONG_URI_CHARS)}`);
   expect(res.status, `a URI of over ${OVERLONG_URI_CHARS} characters is refused with 414 (never 5xx), got ${res.status}`).toBe(414);
 });
+
+/** A trigger whose JSON body is exactly `bytes` long: its payload pads it. */
+function triggerOfBytes(body: Record<string, unknown>, bytes: number): string {
+  const skeleton = JSON.stringify({ ...body, payload: { blob: '' } });
+  return JSON.stringify({ ...body, payload: { blob: 'x'.repeat(bytes - Buffer.byteLength(skeleton)) } });
+}
+
+// The limit refuses what is over 512 KB (ERR-05), so a body of exactly 512 KiB is a valid trigger: the last byte counts.
+for (const framing of ['with Content-Length', 'with chunked transfer coding'] as const) {
+  conformance('TRIG-01', `a trigger body of exactly 512 KiB (524,288 bytes) sent ${framing} is not over the limit and gets 201`, async ({ api, provision }) => {
+    const wf = await provision.workflow();
+    const { subscriberId } = await provision.subscriber();
+    const rawBody = triggerOfBytes({ name: wf.workflowId, to: [subscriberId] }, TRIGGER_LIMIT_BYTES);
+    const res = await api.post('/v1/events/trigger', undefined, { rawBody, contentType: 'application/json', chunked: framing !== 'with Content-Length' });
+    expect(res.status, `a trigger body of exactly ${TRIGGER_LIMIT_BYTES} bytes (${framing}) is not over 512 KB: a valid trigger is answered 201, got ${res.status} ${res.text.slice(0, 200)}`).toBe(201);
+  });
+}

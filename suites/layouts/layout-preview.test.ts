@@ -171,3 +171,11 @@ conformance('LP-05', 'a channels entry with a field of another type (providerId,
   const { layoutId } = await provision.layout();
   for (const [label, wrong] of Object.entries(WRONG_CHANNEL_TYPES)) await expectRejected(api, layoutId, previewBody(ids, { channels: [wrong(slackChannel())] }), `a channel whose ${label}`);
 });
+
+// Every field of the preview body is optional, so is the body itself: a request without one is read as `{}`.
+conformance('LP-01', 'a preview sent without any body succeeds', async ({ api, provision }) => {
+  const { layoutId } = await provision.layout();
+  const res = await preview(api, layoutId, undefined);
+  expect(res.status >= 200 && res.status < 300, `a preview without a body (every field optional) succeeds (deployed: 201), got ${res.status} ${res.text.slice(0, 200)}`).toBe(true);
+  expectPreviewShape(res.data ?? {}, 'a preview without a body');
+});

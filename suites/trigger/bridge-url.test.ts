@@ -32,6 +32,13 @@ const UNSAFE_BRIDGE_URLS: readonly UnsafeBridgeUrl[] = [
   { label: 'link-local metadata 169.254.169.254', url: 'https://169.254.169.254/latest/meta-data/', resolvesTo: ['169.254.169.254'], wording: 'SSRF policy' },
   { label: 'metadata host metadata.google.internal', url: 'https://metadata.google.internal/computeMetadata/v1/', resolvesTo: ['169.254.169.254'], wording: 'names bridgeUrl' },
   { label: 'metadata host with trailing dot metadata.google.internal.', url: 'https://metadata.google.internal./computeMetadata/v1/', resolvesTo: ['169.254.169.254'], wording: 'names bridgeUrl' },
+  // the short metadata names a cloud's resolver answers inside an instance (GCP `metadata`, AWS `instance-data` and its `.ec2.internal` name)
+  { label: 'metadata host metadata (GCP short name)', url: 'https://metadata/computeMetadata/v1/', resolvesTo: ['169.254.169.254'] },
+  { label: 'metadata host instance-data (AWS short name)', url: 'https://instance-data/latest/meta-data/', resolvesTo: ['169.254.169.254'] },
+  { label: 'metadata host instance-data.ec2.internal (AWS)', url: 'https://instance-data.ec2.internal/latest/meta-data/', resolvesTo: ['169.254.169.254'] },
+  // IPv4-compatible IPv6 (RFC 4291 §2.5.5.1, deprecated but still parsed): the embedded IPv4 address decides
+  { label: 'IPv4-compatible IPv6 [::127.0.0.1]', url: 'https://[::127.0.0.1]/api/novu', resolvesTo: ['127.0.0.1', '::7f00:1'] },
+  { label: 'IPv4-compatible IPv6 [::10.0.0.1]', url: 'https://[::10.0.0.1]/api/novu', resolvesTo: ['10.0.0.1', '::a00:1'] },
   { label: 'decimal IPv4 2130706433', url: 'https://2130706433/api/novu', resolvesTo: ['127.0.0.1'], wording: 'SSRF policy' },
   { label: 'hex IPv4 0x7f000001', url: 'https://0x7f000001/api/novu', resolvesTo: ['127.0.0.1'], wording: 'SSRF policy' },
   { label: 'octal IPv4 0177.0.0.1', url: 'https://0177.0.0.1/api/novu', resolvesTo: ['127.0.0.1'], wording: 'SSRF policy' },

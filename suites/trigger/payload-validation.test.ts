@@ -1,6 +1,7 @@
 // Trigger payload validation against the workflow's payloadSchema (TRIG-06): the error body, each errors[] entry, and a valid payload.
 import { expect } from 'vitest';
 import { type ConformanceContext, conformance } from '../../fixtures/conformance.ts';
+import { postWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
 import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt } from '../../fixtures/trigger/trigger-effects.ts';
 
 const PAYLOAD_SCHEMA = {
@@ -140,3 +141,15 @@ conformance(
   },
   { level: 'SHOULD' },
 );
+
+// A payloadSchema that is no JSON Schema (`type` outside the JSON Schema types): the target may refuse the workflow
+// (4xx), or create it; once created, a valid trigger of it is a valid trigger (TRIG-01), never a server error.
+conformance('TRIG-01', 'a workflow with validatePayload and a payloadSchema that is no JSON Schema is refused, or its valid trigger gets 201', async ({ api, ids, cleanup, provision }) => {
+  const workflowId = ids.slug('wf-bad-schema');
+  const created = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }], active: true, validatePayload: true, payloadSchema: { type: 'not-a-type' } });
+  expect(created.status, `the workflow is refused with a 4xx or created, never a 5xx; got ${created.status}`).toBeLessThan(500);
+  if (created.status >= 400) return;
+  const [recipient] = freshRecipients(ids, provision, 1);
+  const res = await api.post(TRIGGER_PATH, { name: workflowId, to: [recipient], payload: { orderId: 'order-1' } });
+  expect(res.status, `the workflow was created, so a valid trigger of it is answered 201 (TRIG-01), got ${res.status} ${res.text.slice(0, 200)}`).toBe(201);
+});

@@ -27,3 +27,12 @@ conformance('TRIG-03', 'accepts a subscriber object carrying every documented fi
   expect(res.data.status, 'the trigger of an active workflow with steps is processed').toBe('processed');
   await expectTriggered({ api, target }, [recipient.subscriberId], 'a recipient object with every documented field');
 }, { level: 'SHOULD' });
+
+// The spec lists `credentials` among a channel's fields without marking it required; the deployed contract requires it.
+// Either answer is allowed — 201, or a 4xx naming the field — but never a server error.
+conformance('TRIG-03', 'a recipient object with a channel without credentials gets 201 or a 4xx, never a 5xx', async ({ api, provision, ids }) => {
+  const wf = await provision.workflow();
+  const [recipient] = freshRecipients(ids, provision, 1, 'no-creds');
+  const res = await api.post(TRIGGER_PATH, { name: wf.workflowId, to: [{ ...recipient!, channels: [{ providerId: 'slack', integrationIdentifier: ids.slug('slack') }] }] });
+  expect(res.status === 201 || (res.status >= 400 && res.status < 500), `a channel without credentials is accepted (201) or refused as a client error (4xx), never a server error; got ${res.status} ${res.text.slice(0, 200)}`).toBe(true);
+});

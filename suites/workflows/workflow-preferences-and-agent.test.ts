@@ -92,3 +92,10 @@ conformance('WF-08', 'a workflow created with agent null has agent null', async 
   expectCreated(res, 'a workflow with `agent: null` is created');
   expect(res.data, '`agent: null` leaves the agent null').toHaveProperty('agent', null);
 });
+
+// Agent identifiers are slug-style identifiers (RULES.md, wire conventions): one outside the pattern is no agent's.
+conformance('WF-08', 'a workflow whose agent identifier is outside the slug pattern is refused with 4xx', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'Email', type: 'email' }], agent: { identifier: 'not a slug!' } });
+  expect(res.status >= 400 && res.status < 500, `agent.identifier "not a slug!" is outside the slug pattern and is refused with a 4xx, got ${res.status}`).toBe(true);
+}, { level: 'SHOULD' });

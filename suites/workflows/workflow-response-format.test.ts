@@ -51,8 +51,7 @@ conformance('WF-10', 'a workflow created without severity reports an allowed sev
 });
 
 // A step sent without stepId gets one from the target; slug-style identifiers (stepId among them) follow the slug
-// pattern on the wire (RULES.md, wire conventions), whatever the step's name holds. Names keep at least one ASCII
-// letter: a name without one may give an empty derived id on the deployed service too.
+// pattern on the wire (RULES.md, wire conventions), whatever the step's name holds.
 conformance('WF-10', 'a stepId the target derives from a step name with spaces and punctuation follows the slug pattern', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
   const names = ['  Send: in-app -- now!  ', '!Wait (1 hour)?'];
@@ -81,4 +80,17 @@ conformance('WF-10', 'a workflow sent with a severity outside the enumeration is
     expect(res.status, `severity "urgent" is outside the enumeration: a rejection is a client error (4xx), got ${res.status}`).toBeGreaterThanOrEqual(400);
     expect(res.status, `severity "urgent": a client error, not a server error`).toBeLessThan(500);
   }
+});
+
+// A step name with no ASCII letter or digit still gets a slug-pattern stepId (never an empty one).
+conformance('WF-10', 'a stepId the target derives from a step name without ASCII letters or digits follows the slug pattern', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  const names = ['通知', 'Уведомление ✉'];
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: names.map((name) => ({ name, type: 'in_app' })) });
+  expectCreated(res, 'the workflow with steps named without ASCII letters or digits is created');
+  const steps = (res.data?.steps ?? []) as Record<string, unknown>[];
+  expect(steps.length, 'the response carries both steps').toBe(2);
+  steps.forEach((step, i) => {
+    expect(SLUG_PATTERN.test(String(step.stepId)), `the stepId derived from the name ${JSON.stringify(names[i])} follows the slug pattern, got ${JSON.stringify(step.stepId)}`).toBe(true);
+  });
 });

@@ -56,3 +56,15 @@ conformance('WF-06', 'a stepId outside the slug pattern is rejected while a slug
     await expectNoWorkflow(api, workflowId, `the workflow with stepId ${JSON.stringify(stepId)} was rejected`);
   }
 });
+
+// The spec: stepId is a unique step identifier. A target may refuse two steps giving the same one (4xx), or keep both
+// steps under distinct stepIds; never two steps of one identifier.
+conformance('WF-06', 'two steps giving the same stepId are refused, or stored with distinct stepIds', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf-dup-step');
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'First', type: 'in_app', stepId: 'notify' }, { name: 'Second', type: 'in_app', stepId: 'notify' }] });
+  expect(res.status, `two steps with stepId "notify" are refused with a 4xx or created, never a 5xx; got ${res.status}`).toBeLessThan(500);
+  if (res.status >= 400) return await expectNoWorkflow(api, workflowId, 'the workflow with two steps of one stepId was refused');
+  const stepIds = ((res.data?.steps ?? []) as { stepId?: unknown }[]).map((s) => s.stepId);
+  expect(stepIds.length, 'the response carries both steps').toBe(2);
+  expect(new Set(stepIds).size, `the two steps are stored under distinct stepIds (a unique step identifier), got ${JSON.stringify(stepIds)}`).toBe(2);
+});

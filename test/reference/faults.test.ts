@@ -25,6 +25,11 @@ const richSchemaWf = {
   payloadSchema: { type: 'object', properties: { n: { type: 'number' }, list: { type: 'array', items: { type: 'number' } }, inner: { type: 'object', properties: { e: { type: 'string' } } } } },
 };
 const bridge = (url: string) => withT(async (c) => (await trig(c, { bridgeUrl: url })).status);
+/** A trigger of `t` to `s1` whose JSON body is exactly `bytes` long (its payload pads it). */
+function triggerOfBytes(bytes: number): string {
+  const skeleton = JSON.stringify({ name: 't', to: ['s1'], payload: { blob: '' } });
+  return JSON.stringify({ name: 't', to: ['s1'], payload: { blob: 'x'.repeat(bytes - Buffer.byteLength(skeleton)) } });
+}
 
 async function agentSetup(c: Client) {
   const inbox = (await c.post('/v1/integrations', { providerId: 'novu', channel: 'in_app', name: 'Inbox', identifier: 'inbox-1', active: true })).json.data;
@@ -450,6 +455,25 @@ const PROBES: Record<FaultName, Probe> = {
   'non-string-name-echoed': p(async (c) => (await createWf(c, { name: 5 })).status),
   'scheme-suffix-accepted': p(async (c) => (await c.get('/v1/environments', { authorization: `X-ApiKey ${c.keys.dev}` })).status),
   'null-body-crashes': p(async (c) => (await c.post('/v2/workflows', null)).status),
+  'bridge-url-metadata-short-names-allowed': bridge('https://metadata/computeMetadata/v1/'),
+  'bridge-url-internal-names-allowed': bridge('https://instance-data.ec2.internal/latest/meta-data/'),
+  'bridge-url-ipv4-compatible-allowed': bridge('https://[::127.0.0.1]/'),
+  'body-at-limit-refused': withT(async (c) => (await c.post('/v1/events/trigger', undefined, { rawBody: triggerOfBytes(512 * 1024), headers: { 'content-type': 'application/json' } })).status),
+  'chunked-body-at-limit-refused': withT(async (c) => (await c.post('/v1/events/trigger', undefined, { rawBody: triggerOfBytes(512 * 1024), headers: { 'content-type': 'application/json' }, chunked: true })).status),
+  'channel-without-credentials-crash': withT(async (c) => (await trig(c, { to: [{ subscriberId: 'o1', channels: [{ providerId: 'slack' }] }] })).status),
+  'trigger-recipient-replaces-subscriber': prefProbe(async (c) => {
+    await prefs(c, { channels: { email: false } });
+    await trig(c, { name: 'p1', to: [{ subscriberId: 'sub' }] });
+    return (await prefs(c, { channels: { sms: false } })).json.data.global.channels.email;
+  }),
+  'invalid-payload-schema-accepted': p(async (c) => (await createWf(c, { validatePayload: true, payloadSchema: { type: 'not-a-type' } })).status),
+  'duplicate-step-id-accepted': p(async (c) => (await createWf(c, { steps: [{ name: 'A', type: 'in_app', stepId: 'same' }, { name: 'B', type: 'in_app', stepId: 'same' }] })).status),
+  'agent-identifier-pattern-unchecked': p(async (c) => (await createWf(c, { agent: { identifier: 'not a slug!' } })).status),
+  'bodyless-request-refused': p(async (c) => {
+    await c.post('/v2/layouts', { layoutId: 'l', name: 'L' });
+    return (await c.post('/v2/layouts/l/preview')).status;
+  }),
+  'derived-step-id-empty': p(async (c) => (await createWf(c, { steps: [{ name: '通知', type: 'in_app' }] })).json.data.steps[0].stepId),
 };
 
 describe('fault catalog', () => {
