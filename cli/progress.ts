@@ -73,6 +73,8 @@ export function printSummary(report: ConformanceReport, print: (line: string) =>
   if (network) print(network);
   print(certificationHeadline(report));
   for (const r of report.certification?.reasons ?? []) print(`  - ${r.text}`);
+  // a declaration takes rules out without denying the grade: said beside it, so a reader sees what was not judged
+  for (const d of report.certification?.declared ?? []) print(`  ${d}`);
   const { tests } = report.summary;
   print('');
   print(`${report.summary.verdict.toUpperCase()}: ${verdictWhy(report)}`);

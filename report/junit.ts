@@ -52,6 +52,7 @@ function summaryCase(report: ConformanceReport): Case {
     exceptedLine(report.summary) ?? '',
     certificationHeadline(report),
     ...(report.certification?.reasons ?? []).map((r) => `  - ${r.text}`),
+    ...(report.certification?.declared ?? []).map((d) => `  ${d}`),
   ].filter(Boolean).join('\n');
   const message = `${verdict}: ${verdictWhy(report)}`;
   return {

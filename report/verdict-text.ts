@@ -43,8 +43,7 @@ export function exceptedLine(summary: Summary): string | undefined {
 export function certificationHeadline(report: Pick<ConformanceReport, 'certification'>): string {
   const c = report.certification;
   if (!c) return 'Certification-grade: not assessed';
-  const declared = c.declared?.length ? ` — ${c.declared.join('; ')}` : '';
-  return `${c.certificationGrade ? 'Certification-grade: yes' : `Certification-grade: no (${plural(c.reasons.length, 'reason')})`}${declared}`;
+  return c.certificationGrade ? 'Certification-grade: yes' : `Certification-grade: no (${plural(c.reasons.length, 'reason')})`;
 }
 
 export function idList(ids: string[], max = 12): string {

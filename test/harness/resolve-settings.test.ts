@@ -25,7 +25,7 @@ describe('resolveSettings', () => {
   it('starts from defaults: embedded reference, both features on, reports/', () => {
     const s = resolveSettings({});
     expect(s.target.baseUrl).toBeUndefined();
-    expect(s.features).toEqual({ idempotency: true, rateLimiting: true });
+    expect(s.features).toEqual({ idempotency: true, rateLimiting: true, regionalEndpoint: true });
     expect(s.run.reportDir).toBe('reports');
   });
 
