@@ -13,6 +13,8 @@ RUN npm ci --omit=dev --ignore-scripts
 FROM ${NODE_IMAGE}
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
+# release-manifest.json comes with the files (a release commits it at its tag): a run in the image hashes its own
+# shipped files against it, so the image is a released suite only when its files are the release's.
 COPY . .
 # The CLI's bundle (bin/cli-bundle.mjs), built now: /app is root's, so the CLI running as node could not build it and
 # would start through tsx, about 3× slower per start.

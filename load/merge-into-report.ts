@@ -6,8 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeLoadAllureResults } from '../report/allure-load-results.ts';
-import { buildReport, type ConformanceReport } from '../report/conformance-report.ts';
-import type { RuleVerdict } from '../report/verdicts.ts';
+import { buildReport, reportInputOf, type ConformanceReport } from '../report/conformance-report.ts';
+import { decisiveGap, type RuleVerdict } from '../report/verdicts.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { decide, type LoadRuleVerdict } from './verdict/judge.ts';
 
@@ -35,19 +35,12 @@ export function mergeReport(report: ConformanceReport, verdicts: LoadRuleVerdict
     const merged: RuleVerdict = { ...rule, verdict, tests };
     delete merged.reason;
     if (verdict === 'warn' && rule.level === 'MUST') merged.reason = 'only SHOULD-level cases failed';
-    // why: the reason is what was not verified (a starved generator, say), not a passing check's message
-    if (verdict === 'not-verified') merged.reason = (tests.find((t) => t.status === 'not-verified' && t.message) ?? tests.find((t) => t.message))?.message ?? 'no test exercised this rule';
+    // why: the reason is what was not verified (no check over the limit, a starved generator), not a passing check's message
+    const gap = decisiveGap(tests);
+    if (verdict === 'not-verified') merged.reason = gap ? `no check over the limit was verified: ${gap.message ?? gap.name}` : ((tests.find((t) => t.status === 'not-verified' && t.message) ?? tests.find((t) => t.message))?.message ?? 'no test exercised this rule');
     return merged;
   });
-  const rebuilt = buildReport({
-    target: report.target,
-    startedAt: new Date(report.startedAt),
-    finishedAt: new Date(report.finishedAt),
-    requirements,
-    leaks: report.leaks,
-    errors: report.errors,
-    interrupted: report.summary.interrupted,
-  });
+  const rebuilt = buildReport(reportInputOf(report, requirements));
   // why: suite, certification, expectations, repeat (and fields this code does not know) describe the run, not the verdicts
   return { ...report, requirements, summary: { ...report.summary, ...rebuilt.summary }, rootCauses: rebuilt.rootCauses };
 }

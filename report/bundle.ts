@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { create } from 'tar';
 import { SPEC_VERSION } from '../requirements/index.ts';
 import type { Settings } from '../config/settings.ts';
@@ -86,6 +86,9 @@ export function redactSettings(settings: Settings): unknown {
   }
   // Container environment values are the candidate's secrets (passwords, tokens): only their names are kept.
   if (copy.target.imageEnv) copy.target.imageEnv = Object.fromEntries(Object.keys(copy.target.imageEnv as object).map((k) => [k, REDACTED]));
+  // why: a bundle travels; the signer's directories (home, CI workspace) are nobody else's business
+  if (copy.run?.reportDir !== undefined) copy.run.reportDir = basename(copy.run.reportDir);
+  if (copy.run?.expectations !== undefined) copy.run.expectations = basename(copy.run.expectations);
   return copy;
 }
 
@@ -102,9 +105,10 @@ function provenance(report: ConformanceReport) {
   };
 }
 
-function gitState(): { gitCommit: string | null; gitDirty?: boolean } {
-  const { commit, dirty } = suiteSource();
-  return commit === null ? { gitCommit: null } : { gitCommit: commit, gitDirty: dirty };
+/** Which suite made the bundle: the digest of its files (suite-release.ts) and, from a checkout, its commit. */
+function gitState(): { digest?: string; gitCommit: string | null; gitDirty?: boolean } {
+  const { commit, dirty, digest } = suiteSource();
+  return { ...(digest ? { digest } : {}), ...(commit === null ? { gitCommit: null } : { gitCommit: commit, gitDirty: dirty }) };
 }
 
 /** load.json without its per-bucket timelines and raw response examples: verdicts and per-route figures. */

@@ -1,5 +1,6 @@
 // Whether a run can back a certification, and if not, every reason. Derived only from the report and the run's
 // settings, so `verify-bundle` recomputes it from the bundle's files and catches a flag edited by hand.
+import { basename } from 'node:path';
 import { isReleasedSuite } from './suite-info.ts';
 import { declarationNotes } from './declared-off.ts';
 import type { Certification, CertificationReason, CertificationReasonCode, ConformanceReport } from './conformance-report.ts';
@@ -21,7 +22,7 @@ export function assessCertification(report: ReportFacts, run: CertificationRunOp
   const add = (code: CertificationReasonCode, text: string) => reasons.push({ code, text });
   const rules = run.rules ?? [];
   if (rules.length > 0) add('rule-subset', `only a subset of the rules ran (--rules ${abbreviate(rules)})`);
-  if (run.expectations !== undefined || report.expectations) add('expectations-baseline', `an expectations baseline excused or skipped results (--expectations ${run.expectations ?? report.expectations?.file})`);
+  if (run.expectations !== undefined || report.expectations) add('expectations-baseline', `an expectations baseline excused or skipped results (--expectations ${basename(run.expectations ?? report.expectations?.file ?? '')})`);
   if (report.target.embeddedReference) add('embedded-reference', 'the target is the embedded reference implementation, not a candidate');
   if (report.target.faults.length > 0) add('reference-fault', `deliberate fault(s) switched on in the reference: ${report.target.faults.join(', ')}`);
   if (run.readOnly) add('read-only', '--read-only: every check that changes the target was left out');
@@ -34,9 +35,10 @@ export function assessCertification(report: ReportFacts, run: CertificationRunOp
 }
 
 function unreleased(suite: ReportFacts['suite']): string {
-  const at = `commit ${suite.commit?.slice(0, 12)}`;
-  if (suite.releaseTag === null) return `the suite is not a released version: ${at} is not tagged v${suite.version}${suite.dirty ? ' and has uncommitted changes' : ''}`;
-  return `the suite is not a released version: the checkout of ${suite.releaseTag} (${at}) has uncommitted changes`;
+  const files = `its files (${suite.digest ?? 'no digest'})`;
+  if (!suite.release) return `the suite is not a released version: no release manifest came with ${files}`;
+  if (suite.release.version !== suite.version) return `the suite is not a released version: its release manifest is of ${suite.release.version}, the suite says ${suite.version}`;
+  return `the suite is not a released version: ${files} differ from its release manifest of ${suite.release.version} (${suite.release.digest})`;
 }
 
 function abbreviate(ids: readonly string[]): string {

@@ -17,18 +17,38 @@ export interface BundleVerification {
   report?: ConformanceReport;
 }
 
-export function certifyBundle(files: ReadonlyMap<string, Buffer>, policy: TrustPolicy): BundleVerification {
+/** The suite release the verifier trusts: the digest published with it (--suite-digest), or the verifier's own release. */
+export interface TrustedRelease {
+  version?: string;
+  digest: string;
+  source: string;
+}
+
+export function certifyBundle(files: ReadonlyMap<string, Buffer>, policy: TrustPolicy, release?: TrustedRelease): BundleVerification {
   const checks: Check[] = [];
   const attestation = verifyAttestation(files, policy, (ok, what) => checks.push({ ok, what }));
   checks.push(...verifyBundle(files as Map<string, Buffer>));
   const report = parseReport(files);
+  const releaseChecked = report ? checkRelease(report, release, (ok, what) => checks.push({ ok, what })) : false;
   if (checks.some((c) => !c.ok)) return { status: 'invalid', checks, attestation, notCertifiedBecause: [], ...(report ? { report } : {}) };
   const why: string[] = [];
   if (!attestation.signed) why.push('unsigned: nothing proves who produced it');
   else if (!attestation.signatureVerified) why.push('signed, but the signature was not checked: give --public-key FILE, or --certificate-identity and --certificate-oidc-issuer');
+  if (report?.certification?.certificationGrade && !releaseChecked) {
+    why.push(`the suite's release is not checked: the run names ${report.suite?.version} with files ${report.suite?.digest}; give --suite-digest with the digest published for that release, or verify with the released suite itself`);
+  }
   if (!report?.certification?.certificationGrade) why.push(`the run is not certification-grade (${report?.certification?.reasons.map((r) => r.code).join(', ') ?? 'not assessed'})`);
   if (report?.summary.verdict !== 'conformant') why.push(`the verdict is ${report?.summary.verdict}`);
   return { status: why.length === 0 ? 'certified' : 'not-certified', checks, attestation, notCertifiedBecause: why, ...(report ? { report } : {}) };
+}
+
+/** A run that claims a released suite must name the trusted release's digest; false when there is nothing to check it against. */
+function checkRelease(report: ConformanceReport, release: TrustedRelease | undefined, check: (ok: boolean, what: string) => void): boolean {
+  if (!report.suite?.release || !release) return false;
+  if (release.version !== undefined && release.version !== report.suite.version) return false;
+  const ok = report.suite.digest === release.digest && report.suite.release.digest === release.digest;
+  check(ok, `the suite's files are release ${report.suite.version} as the verifier trusts it (${release.digest}, ${release.source})${ok ? '' : `: the run names ${report.suite.digest}`}`);
+  return ok;
 }
 
 function parseReport(files: ReadonlyMap<string, Buffer>): ConformanceReport | undefined {

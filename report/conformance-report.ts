@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { isRuleId, requirement, SPEC_VERSION } from '../requirements/index.ts';
 import { SUITE_NAME, SUITE_VERSION, suiteSource, type SuiteSource } from './suite-info.ts';
 import type { DeclaredConfiguration } from './declared-configuration.ts';
+import { ruleCatalogDigest } from './suite-release.ts';
 import { rootCausesOf, type RootCause } from './root-causes.ts';
 import type { RuleVerdict, Verdict } from './verdicts.ts';
 
@@ -30,7 +31,8 @@ export interface ConformanceReport {
   format: typeof REPORT_FORMAT;
   formatVersion: typeof REPORT_FORMAT_VERSION;
   suite: { name: string; version: string } & SuiteSource;
-  spec: { version: string };
+  /** `catalogDigest`: the rule catalog the verdicts answer (suite-release.ts); absent in reports of older versions. */
+  spec: { version: string; catalogDigest?: string };
   /** `declared`: what the target declares it runs (features, trigger limit); absent in reports of older versions. */
   target: { baseUrl: string; regionalBaseUrl?: string; embeddedReference: boolean; faults: string[]; declared?: DeclaredConfiguration };
   startedAt: string;
@@ -106,7 +108,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     format: REPORT_FORMAT,
     formatVersion: REPORT_FORMAT_VERSION,
     suite: { name: SUITE_NAME, version: SUITE_VERSION, ...suiteSource() },
-    spec: { version: SPEC_VERSION },
+    spec: { version: SPEC_VERSION, catalogDigest: ruleCatalogDigest() },
     target: input.target,
     startedAt: input.startedAt.toISOString(),
     finishedAt: input.finishedAt.toISOString(),
@@ -131,6 +133,23 @@ export function buildReport(input: ReportInput): ConformanceReport {
     requirements: input.requirements,
     leaks: input.leaks,
     errors: input.errors,
+  };
+}
+
+/**
+ * What `buildReport` was given, read back from a report it built: the load merge and `verify-bundle` rebuild the
+ * summary from it, so a reader recomputes exactly what the writer wrote (one source of truth).
+ */
+export function reportInputOf(report: ConformanceReport, requirements: RuleVerdict[] = report.requirements): ReportInput {
+  return {
+    target: report.target,
+    startedAt: new Date(report.startedAt),
+    finishedAt: new Date(report.finishedAt),
+    requirements,
+    leaks: report.leaks ?? [],
+    errors: report.errors ?? [],
+    interrupted: report.summary?.interrupted === true,
+    ...(report.summary?.verdict === 'error' ? { couldNotRun: report.summary.error ?? '' } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
-// Escaping for the hand-written XML and HTML artifacts: every value from a test or a target passes through here.
+// Escaping for the hand-written XML and HTML artifacts and for the terminal: every value from a test, a target or a
+// bundle passes through here before it is written or printed.
 
 // XML 1.0 forbids most C0 controls even as character references, so they are dropped, not escaped.
 // eslint-disable-next-line no-control-regex
@@ -8,8 +9,15 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 
 /** Text or attribute value for XML and HTML alike. */
 export function escapeMarkup(value: unknown): string {
-  return String(value ?? '').replace(INVALID_XML_CHARS, '').replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+  return String(value ?? '')
+    .replace(INVALID_XML_CHARS, '')
+    .replace(/[&<>"']/g, (c) => ENTITIES[c]!)
+    .replace(SHOWN_AS_REFERENCE, (c) => `&#x${c.charCodeAt(0).toString(16)};`);
 }
+
+// why: legal in XML, but a terminal that shows junit.xml in a CI log acts on C1 controls (CSI) and bidi overrides reorder text
+// eslint-disable-next-line no-control-regex
+const SHOWN_AS_REFERENCE = /[\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 /** Tagged template that escapes every interpolation unless it is already markup (`raw(...)`). */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Markup {
@@ -42,4 +50,29 @@ function render(value: unknown): string {
   if (Array.isArray(value)) return value.map(render).join('');
   if (value === undefined || value === null || value === false) return '';
   return escapeMarkup(value);
+}
+
+// C0 and C1 controls (ESC, CSI, BEL…), DEL, and the bidirectional overrides that reorder what a terminal shows.
+// eslint-disable-next-line no-control-regex
+const TERMINAL_UNSAFE = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/** Longest line printed from untrusted text; the rest is cut, saying how much. */
+export const TERMINAL_LINE_MAX = 2000;
+
+/**
+ * One line for the terminal: every control character shown as `\x1b`/`\u202e` instead of acted on (a bundle's
+ * `ESC[2J` cannot clear the screen, a newline cannot start a forged line), at most TERMINAL_LINE_MAX characters.
+ */
+export function escapeTerminal(value: unknown, max = TERMINAL_LINE_MAX): string {
+  const text = String(value ?? '');
+  const cut = text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+  return cut.replace(TERMINAL_UNSAFE, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** Text of several lines for the terminal (a run's log, a container's last words): each line as escapeTerminal. */
+export function escapeTerminalLines(text: string): string {
+  return text.split('\n').map((line) => line.split('\t').map((part) => escapeTerminal(part)).join('\t')).join('\n');
 }

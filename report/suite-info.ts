@@ -1,8 +1,10 @@
-// Name and version of this suite as reports show them, read once from package.json; and, when it runs from a
-// git checkout, which commit — a working tree that is not a tagged release is not a released suite version.
+// Name and version of this suite as reports show them, read once from package.json; the digest of its files against
+// its release manifest (suite-release.ts), which alone decides whether it is a released version; and, when it runs
+// from a git checkout, which commit (for information).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { suiteRelease } from './suite-release.ts';
 
 /** The checkout this suite runs from (suites, package.json, git). */
 export const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -19,25 +21,38 @@ export interface SuiteSource {
   dirty: boolean;
   /** The release tag of this version (v<version>) when it points at that commit. */
   releaseTag: string | null;
+  /** The digest of the suite's shipped files (`sha256:…`, suite-release.ts): what it is, whatever git says. */
+  digest?: string;
+  /** The release manifest that came with those files: its version and the digest of its file list; null: none. */
+  release?: { version: string; digest: string } | null;
 }
 
 
 let source: SuiteSource | undefined;
 
 export function suiteSource(): SuiteSource {
-  return (source ??= readSuiteSource());
+  return (source ??= suiteSourceAt(REPO_ROOT));
 }
 
-/** A released suite version: an installed package, or a clean checkout at the tag of its version. */
-export function isReleasedSuite(s: SuiteSource): boolean {
-  return s.commit === null || (s.releaseTag !== null && !s.dirty);
+/**
+ * A released suite version: its files hash to the release manifest of its version, exactly. Git decides nothing:
+ * a copy without .git is released only if its files are the release's; a tagged checkout only if they are too.
+ */
+export function isReleasedSuite(s: SuiteSource & { version: string }): boolean {
+  return typeof s.digest === 'string' && s.release?.version === s.version && s.release.digest === s.digest;
 }
 
-function readSuiteSource(): SuiteSource {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+/** The suite whose files are at `root` (this suite's: suiteSource()). */
+export function suiteSourceAt(root: string): SuiteSource {
+  const { digest, release } = suiteRelease(root);
+  return { ...readGitState(root), digest, release };
+}
+
+function readGitState(root: string): Pick<SuiteSource, 'commit' | 'dirty' | 'releaseTag'> {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
     // why: installed under another project's node_modules, git would answer for that project's checkout
-    if (realpathSync(git('rev-parse', '--show-toplevel')) !== realpathSync(REPO_ROOT).replace(/\/$/, '')) return { commit: null, dirty: false, releaseTag: null };
+    if (realpathSync(git('rev-parse', '--show-toplevel')) !== realpathSync(root).replace(/\/$/, '')) return { commit: null, dirty: false, releaseTag: null };
     const tags = git('tag', '--points-at', 'HEAD').split('\n');
     return {
       commit: git('rev-parse', 'HEAD'),

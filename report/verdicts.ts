@@ -22,6 +22,17 @@ export interface RuleTest {
   evidence?: string[];
   /** The test met transport faults and ran again from the start (the verdict is its last try's). */
   transport?: TransportRetries;
+  /** The test observes the rule's core behaviour (RL-05: the limit over the limit): see decisiveGap. */
+  decisive?: true;
+}
+
+/**
+ * A rule with decisive tests passes only when one of them passed: RL-05's checks under the limit cannot make it
+ * `pass` when every check over the limit was `not-verified`. Returns the decisive test that says why, if so.
+ */
+export function decisiveGap(tests: readonly RuleTest[]): RuleTest | undefined {
+  const decisive = tests.filter((t) => t.decisive);
+  return decisive.length > 0 && !decisive.some((t) => t.status === 'passed') ? decisive[0] : undefined;
 }
 
 export interface RuleVerdict {

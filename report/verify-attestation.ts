@@ -1,7 +1,7 @@
 // Checks a bundle's attestation with @sigstore/verify: the signature against the verifier's public key (or, keyless,
 // a Fulcio certificate for the expected identity, logged in Rekor, under a Sigstore trusted root); then that the
 // signed subjects are exactly the bundle's files and the signed predicate is what those files say.
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { BUNDLE_V03_MEDIA_TYPE, bundleFromJSON, type Bundle } from '@sigstore/bundle';
@@ -25,6 +25,8 @@ export interface AttestationOutcome {
   signatureVerified: boolean;
   /** Who signed, as the policy identifies them. */
   signer?: string;
+  /** Who the bundle says signed (key fingerprint or certificate identity), before or without any check. */
+  claimedSigner?: string;
 }
 
 type CheckFn = (ok: boolean, what: string) => void;
@@ -33,7 +35,10 @@ export class TrustPolicyError extends Error {}
 
 export function readPublicKey(file: string): KeyObject {
   try {
-    const key = createPublicKey(readFileSync(file, 'utf8'));
+    const pem = readFileSync(file, 'utf8');
+    // why: createPublicKey derives the public half of a private key, so a signer's secret would be accepted as trust
+    if (isPrivateKey(pem)) throw new TrustPolicyError(`--public-key: ${file} holds a private key; give its public key (\`openssl pkey -in KEY -pubout\`) and keep the private one secret`);
+    const key = createPublicKey(pem);
     if (key.asymmetricKeyType !== 'ed25519' && !(key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1')) {
       throw new TrustPolicyError(`--public-key: ${file} is a ${key.asymmetricKeyType} key; attestations are signed with ECDSA P-256 or Ed25519`);
     }
@@ -41,6 +46,15 @@ export function readPublicKey(file: string): KeyObject {
   } catch (error) {
     if (error instanceof TrustPolicyError) throw error;
     throw new TrustPolicyError(`--public-key: ${file} is not a readable PEM public key (${(error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0]})`);
+  }
+}
+
+function isPrivateKey(pem: string): boolean {
+  try {
+    createPrivateKey(pem);
+    return true;
+  } catch {
+    return /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem);
   }
 }
 
@@ -89,7 +103,20 @@ export function verifyAttestation(files: ReadonlyMap<string, Buffer>, policy: Tr
 
   const outcome = policy.kind === 'none' ? { signed: true, signatureVerified: false } : verifySignature(bundle, policy, check);
   checkStatement(dsse.payloadType, dsse.payload, files, check);
-  return outcome;
+  const claimed = claimedSigner(bundle);
+  return claimed ? { ...outcome, claimedSigner: claimed } : outcome;
+}
+
+/** The key fingerprint (the bundle's key hint) or the certificate's identity, as the bundle states them: unchecked. */
+function claimedSigner(bundle: Bundle): string | undefined {
+  const material = bundle.verificationMaterial.content;
+  if (material.$case === 'publicKey') return /^[0-9a-f]{64}$/.test(material.publicKey.hint) ? `key ${material.publicKey.hint}` : undefined;
+  const raw = material.$case === 'certificate' ? material.certificate.rawBytes : material.$case === 'x509CertificateChain' ? material.x509CertificateChain.certificates[0]?.rawBytes : undefined;
+  try {
+    return raw ? `certificate for ${new X509Certificate(raw).subjectAltName ?? 'no identity'}` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function verifySignature(bundle: Bundle, policy: Exclude<TrustPolicy, { kind: 'none' }>, check: CheckFn): AttestationOutcome {

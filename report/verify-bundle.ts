@@ -3,48 +3,28 @@
 // tests, the summary equal to what the verdicts give, the certification grade equal to what the report and the
 // configuration give, provenance agreeing with the report. The signature is checked first (certify-bundle.ts).
 import { isDeepStrictEqual } from 'node:util';
-import { list } from 'tar';
 import { REQUIREMENTS, SPEC_VERSION } from '../requirements/index.ts';
 import { ATTESTATION_FILE } from './attestation.ts';
+import { readBoundedTarGz } from './bounded-archive.ts';
 import { BUNDLE_FILES, MANIFEST, REDACTED, sha256 } from './bundle.ts';
 import { assessCertification, type CertificationRunOptions } from './certification.ts';
 import { loadSummaryTargetCheck } from './load-target.ts';
-import { buildReport, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from './conformance-report.ts';
-import type { RuleVerdict } from './verdicts.ts';
+import { buildReport, reportInputOf, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from './conformance-report.ts';
+import { junitXml } from './junit.ts';
+import { ruleCatalogDigest } from './suite-release.ts';
+import { decisiveGap, type RuleVerdict } from './verdicts.ts';
 
 export interface Check {
   ok: boolean;
   what: string;
 }
 
-/** A bundle is a few hundred kilobytes; anything far larger is not one. */
-const MAX_BYTES = 64 * 1024 * 1024;
-
+/** The bundle's files, read within the caps of bounded-archive.ts; throws BundleError naming what it refused. */
 export function readBundle(file: string): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  let total = 0;
-  list({
-    file,
-    sync: true,
-    strict: true,
-    onReadEntry: (entry) => {
-      const chunks: Buffer[] = [];
-      if (entry.type !== 'File' || entry.path.includes('/') || entry.path.includes('\\') || entry.path.startsWith('.')) {
-        throw new BundleError(`unexpected entry "${entry.path}" (${entry.type}): a bundle holds plain files only`);
-      }
-      if (files.has(entry.path)) throw new BundleError(`"${entry.path}" occurs twice`);
-      entry.on('data', (c: Buffer) => {
-        total += c.length;
-        if (total > MAX_BYTES) throw new BundleError(`larger than ${MAX_BYTES} bytes`);
-        chunks.push(c);
-      });
-      entry.on('end', () => files.set(entry.path, Buffer.concat(chunks)));
-    },
-  });
-  return files;
+  return readBoundedTarGz(file);
 }
 
-export class BundleError extends Error {}
+export { BundleError } from './bounded-archive.ts';
 
 export function verifyBundle(files: Map<string, Buffer>): Check[] {
   const checks: Check[] = [];
@@ -89,18 +69,14 @@ export function verifyBundle(files: Map<string, Buffer>): Check[] {
   const loadSummary = parseJson<unknown>(files, BUNDLE_FILES.loadSummary, check);
   if (report && loadSummary !== undefined) checks.push(loadSummaryTargetCheck(report, loadSummary));
   const junit = files.get(BUNDLE_FILES.junit)?.toString('utf8');
-  if (junit && report) {
-    check(junit.includes('<testsuites'), 'junit.xml is a JUnit report');
-    const failures = Number(/<testsuites[^>]* failures="(\d+)"/.exec(junit)?.[1] ?? NaN);
-    const failedTests = report.summary?.tests?.failed;
-    check(Number.isFinite(failures) && failures >= (failedTests ?? 0), `junit.xml counts at least the report's ${failedTests} failed tests (${failures})`);
-  }
+  if (junit !== undefined && report) checkJunit(junit, report, check);
   return checks;
 }
 
 function checkReport(report: ConformanceReport, check: (ok: boolean, what: string) => void): void {
   check(report.format === REPORT_FORMAT && report.formatVersion === REPORT_FORMAT_VERSION, `conformance.json is ${REPORT_FORMAT} v${REPORT_FORMAT_VERSION}`);
   check(report.spec?.version === SPEC_VERSION, `the report is for spec ${SPEC_VERSION}, the version this verifier knows (${report.spec?.version})`);
+  check(report.spec?.catalogDigest === ruleCatalogDigest(), `the verdicts answer this verifier's rule catalog (${ruleCatalogDigest()})${report.spec?.catalogDigest === ruleCatalogDigest() ? '' : `, not ${report.spec?.catalogDigest ?? 'an unnamed one'}`}`);
   const rules = Array.isArray(report.requirements) ? report.requirements : [];
   const ids = rules.map((r) => r.id);
   const missing = REQUIREMENTS.filter((r) => !ids.includes(r.id)).map((r) => r.id);
@@ -113,19 +89,25 @@ function checkReport(report: ConformanceReport, check: (ok: boolean, what: strin
   const impossible = rules.filter((r) => !verdictFits(r)).map((r) => `${r.id}=${r.verdict}`);
   check(impossible.length === 0, `every verdict fits its tests${impossible.length ? ` (not ${impossible.join(', ')})` : ''}`);
   try {
-    const rebuilt = buildReport({
-      target: report.target,
-      startedAt: new Date(report.startedAt),
-      finishedAt: new Date(report.finishedAt),
-      requirements: rules,
-      leaks: report.leaks ?? [],
-      errors: report.errors ?? [],
-    });
+    const rebuilt = buildReport(reportInputOf(report, rules));
     check(isDeepStrictEqual(rebuilt.summary, report.summary), `the summary matches the verdicts (${report.summary?.verdict})`);
     check(rebuilt.durationMs === report.durationMs, 'the duration matches the start and finish times');
   } catch (error) {
     check(false, `the summary can be recomputed (${(error as Error).message})`);
   }
+}
+
+/** junit.xml is written from conformance.json alone (junit.ts): the same report gives the same file, byte for byte. */
+function checkJunit(junit: string, report: ConformanceReport, check: (ok: boolean, what: string) => void): void {
+  let expected: string;
+  try {
+    expected = junitXml(report);
+  } catch (error) {
+    check(false, `junit.xml can be rebuilt from conformance.json (${(error as Error).message})`);
+    return;
+  }
+  const failures = (xml: string) => /<testsuites[^>]* failures="(\d+)"/.exec(xml)?.[1] ?? '?';
+  check(junit === expected, `junit.xml is what conformance.json gives${junit === expected ? '' : ` (it differs: ${failures(junit)} failure(s) in junit.xml, ${failures(expected)} from the report)`}`);
 }
 
 function checkCertification(report: ConformanceReport, run: CertificationRunOptions, check: (ok: boolean, what: string) => void): void {
@@ -139,13 +121,13 @@ function checkCertification(report: ConformanceReport, run: CertificationRunOpti
   }
 }
 
-/** A pass needs a passing test and no failure; fail needs a failed MUST-level test; warn some failed test. */
+/** A pass needs a passing test, no failure and a passed decisive test when the rule has any; fail needs a failed MUST-level test; warn some failed test. */
 function verdictFits(rule: RuleVerdict): boolean {
   const tests = Array.isArray(rule.tests) ? rule.tests : [];
   const failed = tests.filter((t) => t.status === 'failed');
   switch (rule.verdict) {
     case 'pass':
-      return failed.length === 0 && tests.some((t) => t.status === 'passed');
+      return failed.length === 0 && tests.some((t) => t.status === 'passed') && !decisiveGap(tests);
     case 'fail':
       return rule.level === 'MUST' && failed.some((t) => t.level !== 'SHOULD');
     case 'warn':

@@ -1,6 +1,7 @@
 // `conformance diff`: the same requests to a candidate and the reference; every difference in the answers.
 import type { Command } from 'commander';
 import { UsageError } from '../cli-error.ts';
+import { printLine } from '../terminal.ts';
 
 interface DiffFlags {
   target?: string;
@@ -32,7 +33,7 @@ export function registerDiff(program: Command, env: Record<string, string | unde
       if (flags.reference && !flags.referenceApiKey) throw new UsageError('--reference-api-key is required with --reference');
       if (!flags.reference && flags.referenceApiKey) throw new UsageError('--reference-api-key applies to --reference only (the embedded reference has its own keys)');
       const reference = flags.reference ? { baseUrl: flags.reference, apiKey: flags.referenceApiKey! } : undefined;
-      const print = (line: string) => process.stdout.write(`${line}\n`);
+      const print = printLine;
       // Loaded here, not at start: only `diff` needs the sequence and its normalization.
       const { diffCommand } = await import('../../diff/diff-command.ts');
       setExit((await diffCommand({ candidate: settings, ...(reference ? { reference } : {}), reportDir: settings.run.reportDir }, print)).exitCode);

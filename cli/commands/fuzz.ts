@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { DEFAULT_BUDGET, DEFAULT_SEED } from '../../fuzz/defaults.ts';
 import { FUZZ_TARGET_IDS } from '../../fuzz/targets.ts';
 import { UsageError } from '../cli-error.ts';
+import { printLine } from '../terminal.ts';
 import { collect, integerOption } from '../options.ts';
 import { parseFaults } from './reference.ts';
 
@@ -48,7 +49,7 @@ export function registerFuzz(program: Command, env: Record<string, string | unde
           'reference.faults': flags.fault.length > 0 ? flags.fault : undefined,
         },
       });
-      const print = (line: string) => process.stdout.write(`${line}\n`);
+      const print = printLine;
       const options = { seed: flags.seed, budget: flags.budget, operations: flags.operation, ...(flags.time !== undefined ? { timeS: flags.time } : {}) };
       // Loaded here, not at start: the generators build fast-check arbitraries, which every other command would pay for.
       const { fuzzCommand } = await import('../../fuzz/fuzz-command.ts');

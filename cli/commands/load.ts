@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { LoadCommandOptions } from './load-command.ts';
 import { withInterruption } from '../interrupt.ts';
 import { collect, integerOption } from '../options.ts';
+import { printLine } from '../terminal.ts';
 import { parseFaults } from './reference.ts';
 
 interface LoadFlags {
@@ -57,7 +58,7 @@ export function registerLoad(program: Command, env: Record<string, string | unde
       // why: keys come from CONFORMANCE_* variables as in `run`, so a CI job never puts one on a command line
       const target = flags.target ?? (flags.fromTimelines ? undefined : settings.target.baseUrl);
       const apiKey = flags.apiKey ?? settings.target.apiKey ?? env.CONFORMANCE_API_KEY;
-      const print = (line: string) => process.stdout.write(`${line}\n`);
+      const print = printLine;
       const options: LoadCommandOptions = {
         ...(target ? { target } : {}),
         ...(apiKey ? { apiKey } : {}),

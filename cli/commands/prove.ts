@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { FAULTS, type FaultName } from '../../reference/faults.ts';
 import { collect } from '../options.ts';
+import { printLine } from '../terminal.ts';
 import { parseFaults } from './reference.ts';
 
 export function registerProve(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
@@ -23,7 +24,7 @@ export function registerProve(program: Command, env: Record<string, string | und
       ]);
       const faults = opts.fault.length > 0 ? parseFaults(opts.fault) : (Object.keys(FAULTS) as FaultName[]);
       const settings = resolveSettings({ env, flags: { 'run.reportDir': opts.reportDir } });
-      const print = (line: string) => process.stdout.write(`${line}\n`);
+      const print = printLine;
       const started = Date.now();
       const clean = opts.cleanReport === undefined ? undefined : readCleanReport(opts.cleanReport);
       if (clean && 'unusable' in clean) print(`--clean-report: ${clean.unusable}; the clean reference runs here instead`);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 
 import { UsageError } from '../cli-error.ts';
+import { printLine } from '../terminal.ts';
 
 export function registerReport(program: Command, env: Record<string, string | undefined>): void {
   program
@@ -19,7 +20,7 @@ export function registerReport(program: Command, env: Record<string, string | un
       ]);
       const settings = resolveSettings({ env, flags: { 'run.reportDir': flags.reportDir } });
       const dir = settings.run.reportDir;
-      const print = (line: string) => process.stdout.write(`${line}\n`);
+      const print = printLine;
       if (existsSync(join(dir, ARTIFACTS.conformanceJson))) print(`Conformance page: ${rewriteReports(dir).conformanceHtml}`);
       try {
         print(`Allure report: ${buildAllureReport(dir)}`);

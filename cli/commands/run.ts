@@ -1,6 +1,7 @@
 // `conformance run`: resolves settings, runs the suites against the target and exits 0 / 1 / 2 / 3 (README § exit codes).
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../cli-error.ts';
+import { printLine } from '../terminal.ts';
 import { collect, commaList, integerOption } from '../options.ts';
 import { EXIT_INTERRUPTED, withInterruption } from '../interrupt.ts';
 import { progressPrinter, printSummary } from '../progress.ts';
@@ -97,7 +98,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
           'run.transportRetries': flags.transportRetries,
         },
       });
-      const print = (line: string) => process.stdout.write(`${line}\n`);
+      const print = printLine;
       const onFirst = 'no new test starts; running tests get up to 15 s to finish, then the final sweep removes what the run created and every report is written.';
       const outcome = await withInterruption(print, onFirst, (interruption) => runConformance(settings, { log: print, onRecord: progressPrinter(print), interruption }, undefined, env));
       printSummary(outcome.report, print);

@@ -2,15 +2,18 @@
 // exit 0 CERTIFIED, 1 INVALID (a check failed: tampering, wrong key or identity), 3 intact but certifies nothing.
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { BundleVerification } from '../../report/certify-bundle.ts';
+import type { BundleVerification, TrustedRelease } from '../../report/certify-bundle.ts';
 import type { TrustPolicy } from '../../report/verify-attestation.ts';
 import { EXIT, UsageError } from '../cli-error.ts';
+import { printBundleVerification } from '../print-bundle-verification.ts';
+import { printLine } from '../terminal.ts';
 
 interface VerifyFlags {
   publicKey?: string;
   certificateIdentity?: string;
   certificateOidcIssuer?: string;
   trustedRoot?: string;
+  suiteDigest?: string;
 }
 
 export function registerVerifyBundle(program: Command, setExit: (code: number) => void): void {
@@ -22,52 +25,36 @@ export function registerVerifyBundle(program: Command, setExit: (code: number) =
     .option('--certificate-identity <san>', 'keyless: the identity the signing certificate must name (e.g. the workflow URL)')
     .option('--certificate-oidc-issuer <url>', 'keyless: the OIDC issuer of that identity (e.g. https://token.actions.githubusercontent.com)')
     .option('--trusted-root <file>', 'keyless: Sigstore trusted root (trusted_root.json, or `gh attestation trusted-root` output)')
+    .option('--suite-digest <sha256:hex>', 'the digest published with the suite release the run names (default: this suite\'s own, when it is a release of that version)')
     .action(async (file: string, flags: VerifyFlags) => {
       // Loaded here, not at start: Sigstore's verifier and tar serve this command only.
-      const [{ certifyBundle }, { readBundle }, attestation] = await Promise.all([
+      const [{ certifyBundle }, { readBundle }, attestation, suite] = await Promise.all([
         import('../../report/certify-bundle.ts'),
         import('../../report/verify-bundle.ts'),
         import('../../report/verify-attestation.ts'),
+        import('../../report/suite-info.ts'),
       ]);
+      if (flags.suiteDigest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(flags.suiteDigest)) throw new UsageError(`--suite-digest takes sha256:<64 hex digits>, the digest published with a release; got "${flags.suiteDigest.slice(0, 80)}"`);
       if (!existsSync(file)) throw new UsageError(`no such bundle: ${file}`);
       const policy = trustPolicy(flags, attestation);
-      const print = (line: string) => process.stdout.write(`${line}\n`);
+      const print = printLine;
       let result: BundleVerification;
       try {
-        result = certifyBundle(readBundle(file), policy);
+        result = certifyBundle(readBundle(file), policy, trustedRelease(flags, suite));
       } catch (error) {
         result = { status: 'invalid', checks: [{ ok: false, what: `the bundle is a readable tar.gz archive (${(error as Error).message})` }], attestation: { signed: false, signatureVerified: false }, notCertifiedBecause: [] };
       }
-      for (const c of result.checks) print(`${c.ok ? '✓' : '✗'} ${c.what}`);
-      printStatement(result, print);
-      const failed = result.checks.filter((c) => !c.ok).length;
-      if (result.status === 'invalid') print(`INVALID: ${failed} of ${result.checks.length} checks failed (${file})`);
-      else if (result.status === 'certified') print(`CERTIFIED: signed by ${result.attestation.signer}, certification-grade, conformant; ${result.checks.length} checks hold (${file})`);
-      else print(`NOT CERTIFIED: ${result.checks.length} checks hold, but ${result.notCertifiedBecause.join('; ')} (${file})`);
+      const trust = flags.publicKey ? { kind: 'key' as const, file: flags.publicKey } : policy.kind === 'identity' ? { kind: 'identity' as const, identity: policy.subjectAlternativeName } : { kind: 'none' as const };
+      printBundleVerification(result, { file, trust, now: new Date() }, print);
       setExit(result.status === 'certified' ? EXIT.ok : result.status === 'invalid' ? EXIT.failed : EXIT.incomplete);
     });
 }
 
-/** What the bundle claims, once its checks have run: signer, target, verdict, certification grade and reasons. */
-function printStatement(result: BundleVerification, print: (line: string) => void): void {
-  const report = result.report;
-  if (!report?.summary || !report.target) return;
-  print('');
-  print(`Signed by:      ${signedBy(result.attestation)}`);
-  print(`Target:         ${report.target.embeddedReference ? `embedded reference (${report.target.baseUrl})` : report.target.baseUrl}${report.target.faults?.length ? ` with fault(s) ${report.target.faults.join(', ')}` : ''}`);
-  print(`Suite:          ${report.suite?.name} ${report.suite?.version}${report.suite?.commit ? ` (commit ${report.suite.commit.slice(0, 12)}${report.suite.dirty ? ', uncommitted changes' : ''})` : ''}, spec ${report.spec?.version}`);
-  const unverified = report.summary.unverifiedMust?.length ?? 0;
-  print(`Verdict:        ${report.summary.verdict}${unverified > 0 ? ` (${unverified} MUST rule(s) not verified)` : ''}`);
-  const certification = report.certification;
-  print(`Certification-grade: ${certification?.certificationGrade ? 'yes' : 'no'}`);
-  for (const r of certification?.reasons ?? []) print(`  - ${r.text}`);
-  print('');
-}
-
-function signedBy(a: BundleVerification['attestation']): string {
-  if (!a.signed) return 'nobody (unsigned)';
-  if (a.signatureVerified) return a.signer!;
-  return a.signatureChecked ? 'NOT the given key or identity: the signature does not verify' : 'not checked (no --public-key or --certificate-identity given)';
+/** --suite-digest, else this verifier's own files when they are a release (then only for a run of that version). */
+function trustedRelease(flags: VerifyFlags, { suiteSource, isReleasedSuite, SUITE_VERSION }: typeof import('../../report/suite-info.ts')): TrustedRelease | undefined {
+  if (flags.suiteDigest) return { digest: flags.suiteDigest, source: 'given with --suite-digest' };
+  const own = { ...suiteSource(), version: SUITE_VERSION };
+  return isReleasedSuite(own) ? { version: SUITE_VERSION, digest: own.digest!, source: `this verifier's own release ${SUITE_VERSION}` } : undefined;
 }
 
 function trustPolicy(flags: VerifyFlags, { readPublicKey, readTrustedRoots, TrustPolicyError }: typeof import('../../report/verify-attestation.ts')): TrustPolicy {

@@ -16,6 +16,8 @@ const RULE_OF: Record<Expectation, string> = {
   'bulk-subscribers-2rps': 'RL-08',
 };
 
+const OVER_LIMIT: readonly Expectation[] = ['within-burst-bound', 'converges-to-limit'];
+
 export function interruptedChecks(tl: Timeline, expectedRps: number): RuleTest[] {
   if (!tl.interrupted) return [];
   const { atMs, phases } = tl.interrupted;
@@ -23,8 +25,11 @@ export function interruptedChecks(tl: Timeline, expectedRps: number): RuleTest[]
   const rules = [...new Set(phases.flatMap((p) => p.expect.map((e) => RULE_OF[e])))];
   const names = phases.map((p) => `"${p.name}"`).join(', ');
   const before = tl.plan.phases.length > 0 ? `; the ${tl.plan.phases.length} phase(s) before them were` : '';
-  return rules.map((rule) =>
-    test({ ...ctx, unreliable: undefined }, rule, `interrupted at ${fmt(atMs / 1000, 1)} s: phase(s) ${names} not judged`, 'not-verified',
-      `interrupted at ${fmt(atMs / 1000, 1)} s of ${fmt(tl.plan.durationMs / 1000, 1)} s: the phase(s) ${names} did not run to their end, so their ${rule} checks were not judged${before}`),
-  );
+  // why: a cut check over the limit counts as one of RL-05's decisive checks, not verified (verdicts.ts decisiveGap)
+  const overLimitCut = phases.some((p) => p.expect.some((e) => OVER_LIMIT.includes(e)));
+  return rules.map((rule) => {
+    const cut = test({ ...ctx, unreliable: undefined }, rule, `interrupted at ${fmt(atMs / 1000, 1)} s: phase(s) ${names} not judged`, 'not-verified',
+      `interrupted at ${fmt(atMs / 1000, 1)} s of ${fmt(tl.plan.durationMs / 1000, 1)} s: the phase(s) ${names} did not run to their end, so their ${rule} checks were not judged${before}`);
+    return rule === 'RL-05' && overLimitCut ? { ...cut, decisive: true as const } : cut;
+  });
 }

@@ -1,6 +1,6 @@
 // One verdict per RL rule from recorded timelines, whichever engine recorded them.
 import { isRuleId, requirement } from '../../requirements/index.ts';
-import type { RuleTest, Verdict } from '../../report/verdicts.ts';
+import { decisiveGap, type RuleTest, type Verdict } from '../../report/verdicts.ts';
 import type { Timeline } from '../timeline/format.ts';
 import { bulkSubscribersRate, otherCategoriesUnthrottled } from './category-checks.ts';
 import { contextOf } from './context.ts';
@@ -53,7 +53,7 @@ export function judgeTimelines(timelines: Timeline[], expectedRps: number): Load
 export function decide(level: LoadRuleVerdict['level'], tests: RuleTest[]): Verdict {
   if (tests.some((t) => t.status === 'failed')) return level === 'MUST' && tests.some((t) => t.status === 'failed' && t.level !== 'SHOULD') ? 'fail' : 'warn';
   if (tests.some((t) => t.status === 'not-verified' && t.message?.startsWith(GENERATOR_BEHIND))) return 'not-verified';
-  if (tests.some((t) => t.status === 'passed')) return 'pass';
+  if (tests.some((t) => t.status === 'passed')) return decisiveGap(tests) ? 'not-verified' : 'pass';
   if (tests.length > 0 && tests.every((t) => t.status === 'not-applicable')) return 'not-applicable';
   return 'not-verified';
 }

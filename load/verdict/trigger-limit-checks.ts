@@ -4,6 +4,9 @@ import type { PlannedPhase } from '../scenarios/plan.ts';
 import { firstIndex, fmt, phaseBuckets, policyOf, routesOf, series, slackS, sum, test, type CheckContext } from './context.ts';
 import { judgedOn } from './generator-lag.ts';
 
+/** The checks over the limit decide RL-05: without one verified, checks under it cannot make it pass. */
+const decisive = (t: RuleTest): RuleTest => ({ ...t, decisive: true });
+
 /** RL-05 tolerance on the converged rate. */
 export const CONVERGENCE_TOLERANCE = 0.05;
 /** The steady-state window must be at least this long to measure a rate. */
@@ -25,7 +28,7 @@ export function declaredRate(ctx: CheckContext): RuleTest[] {
 export function burstBound(ctx: CheckContext): RuleTest[] {
   const title = `accepted trigger tokens in every interval ≤ burst + ${ctx.expectedRps}·t`;
   const p = policyOf(ctx.tl, 'trigger');
-  if ('error' in p) return [test(ctx, 'RL-05', title, 'not-verified', `no burst to check against: ${p.error}`)];
+  if ('error' in p) return [decisive(test(ctx, 'RL-05', title, 'not-verified', `no burst to check against: ${p.error}`))];
   const routes = routesOf(ctx.tl, 'trigger');
   const tokens = series(ctx, routes, 'accepted', true);
   const r = ctx.expectedRps;
@@ -62,9 +65,9 @@ export function burstBound(ctx: CheckContext): RuleTest[] {
     `total accepted trigger tokens: ${sum(tokens)} over ${fmt(ctx.tl.plan.durationMs / 1000, 2)} s`,
   ];
   return [
-    test(ctx, 'RL-05', title, ok ? 'passed' : 'failed',
+    decisive(test(ctx, 'RL-05', title, ok ? 'passed' : 'failed',
       ok ? `at most ${worst.accepted} tokens in ${interval} (bound ${fmt(bound)})` : `in ${interval} the target accepted ${worst.accepted} trigger tokens; the limit allows at most burst ${p.policy.burst} + ${r}/s·${fmt(lengthS, 2)} s (+ slack) = ${fmt(bound)}`,
-      evidence),
+      evidence)),
   ];
 }
 
@@ -73,13 +76,13 @@ export function convergence(ctx: CheckContext, phase: PlannedPhase): RuleTest[] 
   const r = ctx.expectedRps;
   const title = `accepted trigger rate in "${phase.name}" converges to ${r}/s ±${CONVERGENCE_TOLERANCE * 100}% once the burst is spent`;
   const p = policyOf(ctx.tl, 'trigger');
-  if ('error' in p) return [test(ctx, 'RL-05', title, 'not-verified', p.error)];
+  if ('error' in p) return [decisive(test(ctx, 'RL-05', title, 'not-verified', p.error))];
   const routes = routesOf(ctx.tl, 'trigger');
   const tokens = series(ctx, routes, 'accepted', true);
   const throttled = series(ctx, routes, 'throttled');
   const [from, to] = phaseBuckets(ctx, phase);
   const offered = phase.streams.filter((s) => s.category === 'trigger').reduce((n, s) => n + s.rps * s.cost, 0);
-  if (offered <= r) return [test(ctx, 'RL-05', title, 'not-verified', `the phase offers ${fmt(offered)} tokens/s, not above ${r}/s`)];
+  if (offered <= r) return [decisive(test(ctx, 'RL-05', title, 'not-verified', `the phase offers ${fmt(offered)} tokens/s, not above ${r}/s`))];
   const b = ctx.bucketS;
   const first429 = firstIndex(throttled, from, to, (v) => v > 0);
   const drainS = p.policy.burst / (offered - r);
@@ -98,7 +101,7 @@ export function convergence(ctx: CheckContext, phase: PlannedPhase): RuleTest[] 
     const why = windowS > 0
       ? `only ${fmt(windowS, 2)} s of the phase remain after the burst is spent (need ${MIN_WINDOW_S} s)`
       : `the burst of ${p.policy.burst} lasts ${fmt(drainS, 2)} s at ${fmt(offered)}/s offered and the phase ${fmt(phaseS, 2)} s: no steady window remains (need ${MIN_WINDOW_S} s)`;
-    return [test(ctx, 'RL-05', title, 'not-verified', `${why}: lengthen the phase (conformance load sizes it from the target's declared burst)`, evidence)];
+    return [decisive(test(ctx, 'RL-05', title, 'not-verified', `${why}: lengthen the phase (conformance load sizes it from the target's declared burst)`, evidence))];
   }
   ctx = judgedOn(ctx, routes, start, end, r * windowS);
   const accepted = sum(tokens, start, end);
@@ -106,9 +109,9 @@ export function convergence(ctx: CheckContext, phase: PlannedPhase): RuleTest[] 
   const ok = Math.abs(rate - r) <= r * CONVERGENCE_TOLERANCE;
   evidence.push(`steady window [${fmt(start * b, 2)} s, ${fmt(end * b, 2)} s): ${accepted} tokens accepted = ${fmt(rate)}/s (allowed ${fmt(r * (1 - CONVERGENCE_TOLERANCE))}–${fmt(r * (1 + CONVERGENCE_TOLERANCE))})`);
   return [
-    test(ctx, 'RL-05', title, ok ? 'passed' : 'failed',
+    decisive(test(ctx, 'RL-05', title, ok ? 'passed' : 'failed',
       ok ? `${fmt(rate)}/s accepted over ${fmt(windowS, 2)} s of steady state` : `with ${fmt(offered)}/s offered, the target accepted ${fmt(rate)}/s over ${fmt(windowS, 2)} s after the burst was spent; the documented limit is ${r}/s ±${CONVERGENCE_TOLERANCE * 100}%`,
-      evidence),
+      evidence)),
   ];
 }
 

@@ -10,7 +10,7 @@ import { conformanceHtml } from '../../report/conformance-html.ts';
 import type { TestRecord } from '../../report/test-record.ts';
 import { isReleasedSuite } from '../../report/suite-info.ts';
 import { LOAD_VERIFIED_RULES, OBSERVED_ONLY_WHEN_THEY_HAPPEN, REQUIREMENTS } from '../../requirements/index.ts';
-import { certifiableReport, record } from '../report/sample-report.ts';
+import { certifiableReport, record, RELEASED_DIGEST } from '../report/sample-report.ts';
 
 const ALL_ON = { idempotency: true, rateLimiting: true };
 
@@ -103,11 +103,14 @@ describe('summary verdict', () => {
 });
 
 describe('certification grade', () => {
-  const released = { commit: null, dirty: false, releaseTag: null };
+  const released = { commit: 'abc', dirty: true, releaseTag: null, digest: 'sha256:1', release: { version: '0.1.0', digest: 'sha256:1' } };
 
   it('a run against a candidate with every option at its default, from a released suite, is certification-grade', () => {
     expect(certifiableReport().certification).toEqual({ certificationGrade: true, reasons: [] });
-    expect(isReleasedSuite({ commit: 'abc', dirty: false, releaseTag: 'v0.1.0' })).toBe(true);
+    // why: git decides nothing: a tagged clean checkout without a matching release manifest is not a release
+    expect(isReleasedSuite({ version: '0.1.0', commit: 'abc', dirty: false, releaseTag: 'v0.1.0' })).toBe(false);
+    expect(isReleasedSuite({ version: '0.1.0', commit: null, dirty: false, releaseTag: null })).toBe(false);
+    expect(isReleasedSuite({ version: '0.1.0', ...released })).toBe(true);
   });
 
   it('names every reason a run cannot certify', () => {
@@ -115,14 +118,14 @@ describe('certification grade', () => {
     const crafted = {
       ...report,
       target: { baseUrl: 'http://127.0.0.1:1', embeddedReference: true, faults: ['bearer-accepted'] },
-      suite: { ...report.suite, commit: '0123456789abcdef0123', dirty: true, releaseTag: null },
+      suite: { ...report.suite, commit: '0123456789abcdef0123', dirty: true, releaseTag: null, digest: 'sha256:2' },
       leaks: ['workflow cft-1-wf'],
       summary: { ...report.summary, interrupted: true },
     };
     const c = assessCertification(crafted, { rules: ['AUTH-01'], expectations: 'gaps.yaml', readOnly: true, noDrain: true });
     expect(c.certificationGrade).toBe(false);
     expect(c.reasons.map((r) => r.code)).toEqual(['rule-subset', 'expectations-baseline', 'embedded-reference', 'reference-fault', 'read-only', 'no-drain', 'interrupted', 'unreleased-suite', 'leaks']);
-    expect(c.reasons.find((r) => r.code === 'unreleased-suite')!.text).toBe('the suite is not a released version: commit 0123456789ab is not tagged v0.1.0 and has uncommitted changes');
+    expect(c.reasons.find((r) => r.code === 'unreleased-suite')!.text).toBe(`the suite is not a released version: its files (sha256:2) differ from its release manifest of 0.1.0 (${RELEASED_DIGEST})`);
   });
 
   it('each reason alone takes the grade away', () => {
@@ -133,7 +136,8 @@ describe('certification grade', () => {
     expect(grade({ ...base, target: { ...base.target, embeddedReference: true } })).toEqual(['embedded-reference']);
     expect(grade(base, { readOnly: true })).toEqual(['read-only']);
     expect(grade(base, { noDrain: true })).toEqual(['no-drain']);
-    expect(grade({ ...base, suite: { ...base.suite, commit: 'abc', releaseTag: 'v0.1.0', dirty: true } })).toEqual(['unreleased-suite']);
+    expect(grade({ ...base, suite: { ...base.suite, commit: 'abc', releaseTag: 'v0.1.0', dirty: false, release: null } })).toEqual(['unreleased-suite']);
+    expect(grade({ ...base, suite: { ...base.suite, digest: 'sha256:other' } })).toEqual(['unreleased-suite']);
     expect(grade({ ...base, suite: { ...base.suite, ...released } })).toEqual([]);
     expect(grade({ ...base, leaks: ['x'] })).toEqual(['leaks']);
   });

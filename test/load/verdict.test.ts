@@ -89,6 +89,16 @@ describe('load verdict on simulated timelines', () => {
     expect(v['RL-05']?.tests[0]?.message).toMatch(/dropped by the engine/);
   });
 
+  test('RL-05 is not verified, never passed, when every check over the limit is not verified', () => {
+    const timelines = ['trigger-limit', 'trigger-under-limit'].map((s) => simulate(planScenario(scenarioByName(s)!, 'short', RPS), CLEAN));
+    // why: without a RateLimit-Policy there is no burst to check the interval bound or the convergence against
+    for (const tl of timelines) for (const route of Object.values(tl.routes)) route.policies = [];
+    const rl05 = judgeTimelines(timelines, RPS).find((r) => r.id === 'RL-05')!;
+    expect(rl05.tests.filter((t) => t.status === 'passed').map((t) => t.name).join('\n')).toMatch(/gets no 429/);
+    expect(rl05.tests.filter((t) => t.decisive).map((t) => t.status)).toEqual(['not-verified', 'not-verified', 'not-verified']);
+    expect(rl05.verdict).toBe('not-verified');
+  });
+
   test('a phase too short to drain the burst leaves convergence not verified', () => {
     const plan = planScenario(scenarioByName('trigger-limit')!, 'short', RPS, 0.3);
     const v = Object.fromEntries(judgeTimelines([simulate(plan, CLEAN)], RPS).map((r) => [r.id, r]));

@@ -39,6 +39,8 @@ function pack(name: string, files: Map<string, string>, withManifest = true): st
   return file;
 }
 
+/** junit.xml carries the verdict: an edited report or junit.xml no longer agree. */
+const JUNIT_DIFFERS = expect.stringMatching(/^junit\.xml is what conformance\.json gives \(it differs/);
 const failures = (file: string) => verifyBundle(readBundle(file)).filter((c) => !c.ok).map((c) => c.what);
 
 describe('certification bundle', () => {
@@ -52,7 +54,16 @@ describe('certification bundle', () => {
     const provenance = JSON.parse(files.get(BUNDLE_FILES.provenance)!.toString());
     expect(provenance).toMatchObject({ spec: { version: '3.19.2' }, suite: { name: 'notification-api-conformance' } });
     expect(provenance.suite).toHaveProperty('gitCommit');
+    expect(provenance.suite.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(failures(file)).toEqual([]);
+  });
+
+  it('configuration.json holds no local path: the report directory and the baseline by their names only', () => {
+    const base = input();
+    const settings = { ...base.settings, run: { ...base.settings.run, reportDir: '/home/alice/ci/reports', expectations: '/home/alice/ci/known-gaps.yaml' } };
+    const configuration = bundleFiles({ ...base, settings }).get(BUNDLE_FILES.configuration)!;
+    expect(configuration).not.toContain('/home/alice');
+    expect(JSON.parse(configuration).run).toMatchObject({ reportDir: 'reports', expectations: 'known-gaps.yaml' });
   });
 
   it('is byte-for-byte reproducible for the same report', () => {
@@ -68,7 +79,7 @@ describe('certification bundle', () => {
   it('fails on a file changed after the manifest was made', () => {
     const files = bundleFiles(input());
     files.set(BUNDLE_FILES.junit, `${files.get(BUNDLE_FILES.junit)}<!-- edited -->`);
-    expect(failures(pack('edited.tar.gz', files, false))).toEqual(['junit.xml matches its SHA-256']);
+    expect(failures(pack('edited.tar.gz', files, false))).toEqual(['junit.xml matches its SHA-256', JUNIT_DIFFERS]);
   });
 
   it('fails on a file the manifest does not list, and on a missing one', () => {
@@ -86,10 +97,21 @@ describe('certification bundle', () => {
     const dropped = { ...report, requirements: report.requirements.filter((r: { id: string }) => r.id !== 'AUTH-02') };
     expect(failures(pack('dropped.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(dropped)]]))).join('\n')).toContain('missing AUTH-02');
     const flipped = { ...report, summary: { ...report.summary, verdict: 'conformant' } };
-    expect(failures(pack('flipped.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(flipped)]])))).toEqual(['the summary matches the verdicts (conformant)']);
+    expect(failures(pack('flipped.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(flipped)]])))).toEqual(['the summary matches the verdicts (conformant)', JUNIT_DIFFERS]);
     const passed = structuredClone(report);
     passed.requirements.find((r: { id: string }) => r.id === 'AUTH-03').verdict = 'pass';
     expect(failures(pack('passed.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(passed)]]))).join('\n')).toContain('every verdict fits its tests (not AUTH-03=pass)');
+    const undecided = structuredClone(report);
+    const rl05 = undecided.requirements.find((r: { id: string }) => r.id === 'RL-05');
+    rl05.verdict = 'pass';
+    rl05.tests = [{ name: 'load: 160/s gets no 429 [RL-05]', status: 'passed', durationMs: 1 }, { name: 'load: converges to 200/s [RL-05]', status: 'not-verified', durationMs: 1, decisive: true }];
+    expect(failures(pack('undecided.tar.gz', new Map([...files, [BUNDLE_FILES.report, JSON.stringify(undecided)]]))).join('\n')).toContain('every verdict fits its tests (not RL-05=pass)');
+  });
+
+  it('fails on a junit.xml that disagrees with the report: 82 failures beside a report claiming none', () => {
+    const files = bundleFiles(input());
+    const junit = files.get(BUNDLE_FILES.junit)!.replace(/(<testsuites[^>]* failures=")\d+"/, '$182"');
+    expect(failures(pack('junit-82.tar.gz', new Map([...files, [BUNDLE_FILES.junit, junit]])))).toEqual(['junit.xml is what conformance.json gives (it differs: 82 failure(s) in junit.xml, 2 from the report)']);
   });
 
   it('verify-bundle exits 3 on an intact unsigned bundle (it certifies nothing) and 1 on a bad one', async () => {

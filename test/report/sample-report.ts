@@ -47,9 +47,12 @@ export function sampleReport(records = sampleRecords(), errors: string[] = []): 
   return report;
 }
 
+/** The digest of a released suite's files in the reports below: pass it as --suite-digest (the published digest). */
+export const RELEASED_DIGEST = `sha256:${'c'.repeat(64)}`;
+
 /**
- * A report that can back a certification: every rule passed against a candidate, from a released suite (an
- * installed package: no checkout), with its certification grade assessed as a run would.
+ * A report that can back a certification: every rule passed against a candidate, from a released suite (its files
+ * hash to its release manifest: RELEASED_DIGEST), with its certification grade assessed as a run would.
  */
 export function certifiableReport(): ConformanceReport {
   const records = REQUIREMENTS.map((r) => record([r.id], 'passed'));
@@ -61,7 +64,7 @@ export function certifiableReport(): ConformanceReport {
     leaks: [],
     errors: [],
   });
-  report.suite = { ...report.suite, commit: null, dirty: false, releaseTag: null };
+  report.suite = { ...report.suite, commit: null, dirty: false, releaseTag: null, digest: RELEASED_DIGEST, release: { version: report.suite.version, digest: RELEASED_DIGEST } };
   report.certification = assessCertification(report, DEFAULT_SETTINGS.run);
   return report;
 }
