@@ -88,7 +88,8 @@ function printCouldNotRun(report: ConformanceReport, print: (line: string) => vo
   print('');
   print(`COULD NOT RUN: ${report.summary.error ?? 'reason not recorded'}`);
   for (const e of report.errors) print(`ERROR ${e}`);
-  print(`No rule was judged: this says nothing about the target's conformance (exit 2). (${seconds(report.durationMs)})`);
+  const exit = report.summary.interrupted ? 130 : 2;
+  print(`No rule was judged: this says nothing about the target's conformance (exit ${exit}). (${seconds(report.durationMs)})`);
   print('tests: 0 passed, 0 failed, 0 skipped');
 }
 
