@@ -56,7 +56,10 @@ function reportOf(dir: string): { facts?: TargetFacts } | { error: string } {
   const file = join(dir, 'conformance.json');
   if (!existsSync(file)) return {};
   try {
-    return { facts: reportTargetFacts(JSON.parse(readFileSync(file, 'utf8'))) };
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { summary?: { verdict?: string; error?: string } };
+    // a run that could not run judged nothing: load verdicts merged into it would make a report about a target nobody reached
+    if (parsed.summary?.verdict === 'error') return { error: `${file} is a run that could not run (${String(parsed.summary.error ?? '').slice(0, 300)}): fix that and run \`conformance run\` again before the load run (--report-dir)` };
+    return { facts: reportTargetFacts(parsed) };
   } catch (error) {
     return { error: `${file} is not a report of \`conformance run\` (${(error as Error).message.slice(0, 200)}): the load would be merged into it (--report-dir)` };
   }

@@ -71,6 +71,18 @@ describe('one target per report', () => {
     expect(existsSync(join(dir, 'load.json'))).toBe(false);
   });
 
+  test('a report of a run that could not run (verdict error) takes no load verdicts, and nothing is sent', async () => {
+    const dir = join(root, 'could-not-run');
+    const refused = await runCli(['run', '--target', reference.baseUrl, '--report-dir', dir], { CONFORMANCE_API_KEY: 'nk_dev_mistyped' });
+    expect(refused.code, refused.stdout).toBe(2);
+    const before = readFileSync(join(dir, 'conformance.json'), 'utf8');
+    const r = await load({ apiKey: reference.apiKeys.dev }, dir);
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/conformance\.json is a run that could not run \(the target did not accept the primary API key.*\): fix that and run `conformance run` again/);
+    expect(r.out).not.toMatch(/requests over/);
+    expect(readFileSync(join(dir, 'conformance.json'), 'utf8')).toBe(before);
+  }, 60_000);
+
   test('a report folder whose conformance.json is not a report is named, and nothing is sent', async () => {
     const dir = join(root, 'garbled');
     mkdirSync(dir);
