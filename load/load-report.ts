@@ -39,7 +39,7 @@ export function interruptionOf(signal: string, timelines: Timeline[], notRun: st
 
 /**
  * Exit code: 130 when interrupted, 1 when a MUST rule failed; else, when the load joined a run's report, what that run
- * now is (0 conformant, 3 incomplete; a baseline run keeps its own exit), or 0.
+ * now is (0 conformant, 3 incomplete; a baseline run keeps its own exit); alone, 3 when a MUST rule was not verified, else 0.
  */
 export function reportLoad(reportDir: string, doc: LoadDocument, io: { log(s: string): void }): number {
   const file = join(reportDir, 'load.json');
@@ -61,7 +61,8 @@ export function reportLoad(reportDir: string, doc: LoadDocument, io: { log(s: st
   if (merged) io.log(`Merged RL verdicts into ${merged.file}: the run is now ${merged.report.summary.verdict}${describeUnverified(merged.report)}`);
   const loadFailed = doc.verdicts.some((v) => v.verdict === 'fail');
   if (doc.interrupted) return LOAD_INTERRUPTED;
-  if (!merged) return loadFailed ? 1 : 0;
+  // a MUST rule the load could not judge (a starved generator) leaves the load incomplete, as it would a run
+  if (!merged) return loadFailed ? 1 : doc.verdicts.some((v) => v.level === 'MUST' && v.verdict === 'not-verified') ? 3 : 0;
   // why: merging completes (or not) the run it joins, so the exit says what that run now is; a baseline run keeps its own exit
   return loadFailed ? 1 : merged.report.expectations ? 0 : verdictExitCode(merged.report);
 }
