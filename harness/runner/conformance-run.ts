@@ -65,7 +65,9 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     const checked = notStarted === undefined ? await preflight(profile, settings.run.transportRetries) : undefined;
     for (const line of checked?.ok ? checked.lines : []) io.log(line);
     // A set-up mistake, an unreachable target or a container that did not start: no test runs, the report says why (verdict `error`, exit 2).
-    const couldNotRun = notStarted ?? (checked && !checked.ok ? checked.reason : undefined);
+    // what the target said goes into the reason: redacted like every exchange, since a target may echo the key
+    const why = notStarted ?? (checked && !checked.ok ? checked.reason : undefined);
+    const couldNotRun = why === undefined ? undefined : redactorFor(profile).text(why);
     const interruption = io.interruption;
 
     const runs: SuiteRun[] = [];

@@ -97,6 +97,15 @@ describe.concurrent('pre-flight', () => {
 });
 
 describe('a run whose key is refused', () => {
+  it('never prints the key, even when the target echoes it in its refusal', async (context) => {
+    const url = await fakeTarget((req, res) => res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ statusCode: 401, message: `unknown key ${req.headers.authorization}` })), context);
+    const dir = mkdtempSync(join(tmpdir(), 'cft-preflight-'));
+    const result = await runCli(['run', '--target', url, '--api-key', 'nk_echoed_secret_1234', '--report-dir', dir]);
+    expect(result.code, result.stdout + result.stderr).toBe(2);
+    expect(result.stdout).toMatch(/^COULD NOT RUN: the target did not accept the primary API key/m);
+    expect(result.stdout + result.stderr + readFileSync(join(dir, 'conformance.json'), 'utf8')).not.toContain('nk_echoed_secret_1234');
+  }, 120_000);
+
   it('writes a report with verdict error, runs no test, leaves nothing and exits 2', async (context) => {
     const ref = await ownReference(context);
     const before = ref.inventory();
