@@ -186,7 +186,7 @@ export const FAULTS = {
   'wrong-version-prefix': { rules: ['VER-01'], description: 'Trigger is served under /v2/events/trigger instead of /v1/events/trigger' },
   'workflows-under-v1': { rules: ['VER-01'], description: 'Workflow creation is served under /v1/workflows instead of /v2/workflows' },
   'regional-broken': { rules: ['VER-02'], description: 'The regional listener answers 404 to every request' },
-  // mut-routes slice (issue 19): gaps the surviving mutants of reference/routes/*.ts showed
+  // mut-routes slice: gaps the surviving mutants of reference/routes/*.ts showed
   'translation-flag-ignored': { rules: ['WF-02'], description: 'A workflow created with `isTranslationEnabled: true` comes back with false' },
   'partial-preferences-rejected': { rules: ['WF-07'], description: 'Workflow `preferences` without `user`, or a block without `all`, is rejected with 422' },
   'user-preferences-channels-dropped': { rules: ['CLIENT-02'], deployedOnly: true, description: 'A workflow created with a `preferences.user` block without `channels` comes back without `user.channels` (the official client requires it)' },

@@ -14,7 +14,7 @@ export interface CertificationRunOptions {
   noDrain?: boolean;
 }
 
-/** `summary.interrupted`: a run stopped before its end (issue 13's Ctrl-C handling sets it). */
+/** `summary.interrupted`: a run stopped before its end (the Ctrl-C handling sets it). */
 type ReportFacts = Pick<ConformanceReport, 'target' | 'suite' | 'leaks' | 'expectations'> & { summary: ConformanceReport['summary'] & { interrupted?: boolean } };
 
 export function assessCertification(report: ReportFacts, run: CertificationRunOptions): Certification {
