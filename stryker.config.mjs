@@ -1,5 +1,5 @@
 // `npm run mutation`: Stryker mutates the reference's behaviour code and runs the conformance suites against each
-// mutant (issue 19). Not part of `npm test` or CI: a full run takes long (see README § Mutation testing).
+// mutant. Not part of `npm test` or CI: a full run takes long (see docs/mutation-testing.md).
 // Pinned at 9.6.1 with its vitest runner: Stryker 10.x requires Node.js 22, this project supports Node.js ≥ 20.19.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

@@ -1,4 +1,4 @@
-// The long-checks pass of `npm run mutation` (issue 19): the mutants of the code whose effect only shows over time —
+// The long-checks pass of `npm run mutation`: the mutants of the code whose effect only shows over time —
 // how long the idempotency store keeps a key (reference/idempotency-ttl.ts) — against the suites with the long checks
 // on (IDEM-02's repeat 25 s later). The main pass mutates that file too, with the long checks off: every test it covers
 // would wait 25 s per mutant, hours for the whole reference. Its survivors there that this pass kills are accounted for

@@ -1,4 +1,4 @@
-// The ledger of surviving mutants (issue 19): docs/mutation-survivors.md lists every survivor that is equivalent for
+// The ledger of surviving mutants: docs/mutation-survivors.md lists every survivor that is equivalent for
 // conformance — the mutated reference still obeys every rule, so no conformance test may notice it — with one line why.
 // This module reads those tables and holds a Stryker report against them: which survivors are accounted for, which are
 // not (each one a gap in the suite, or a row still to write), and which rows no longer match a survivor.

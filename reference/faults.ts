@@ -191,18 +191,18 @@ export const FAULTS = {
   'partial-preferences-rejected': { rules: ['WF-07'], description: 'Workflow `preferences` without `user`, or a block without `all`, is rejected with 422' },
   'user-preferences-channels-dropped': { rules: ['CLIENT-02'], deployedOnly: true, description: 'A workflow created with a `preferences.user` block without `channels` comes back without `user.channels` (the official client requires it)' },
   'schedule-is-enabled-omitted': { rules: ['CLIENT-02'], deployedOnly: true, description: 'A schedule or weekday sent without `isEnabled` comes back without it (the official client\'s ScheduleDto requires it)' },
-  // Issue 19, slice mut-guards (SSRF guard, validation, auth, errors, rate limiter, router): found by mutation testing
+  // Found by mutation testing (SSRF guard, validation, auth, errors, rate limiter, router)
   'bridge-url-172-slash-8-blocked': { rules: ['TRIG-01'], description: 'All of 172.0.0.0/8 is blocked as private, not only 172.16.0.0/12: public bridgeUrls such as 172.32.0.1 are rejected (found by mutation testing)' },
   'bridge-url-ipv6-literal-blocked': { rules: ['TRIG-01'], description: 'Every IPv6-literal bridgeUrl is rejected, public ones too (found by mutation testing)' },
   'bridge-url-localhost-subdomain-allowed': { rules: ['TRIG-05'], description: 'Names under .localhost (RFC 6761: loopback, e.g. bridge.localhost) are accepted as bridgeUrl hosts (found by mutation testing)' },
   'bridge-url-partial-credentials-allowed': { rules: ['TRIG-05'], description: 'bridgeUrls with only a user name (`user@`) or only a password (`:pass@`) are accepted; only `user:pass@` is rejected (found by mutation testing)' },
   'bridge-url-ipv6-link-local-allowed': { rules: ['TRIG-05'], description: 'IPv6 link-local bridgeUrls (fe80::/10) are accepted (found by mutation testing)' },
-  // Issue 19, slice mut-trigger (reference/routes/events.ts): found by mutation testing
+  // Found by mutation testing (reference/routes/events.ts)
   'overrides-parts-required': { rules: ['TRIG-09'], description: 'A trigger whose `overrides` lacks one of the maps `steps`, `channels`, `providers` is rejected with 422 (every part of `overrides` is optional; found by mutation testing)' },
   'overrides-layout-id-rejected': { rules: ['TRIG-09'], description: 'A string `layoutId` in an `overrides` step or in `overrides.channels.email` is rejected with 422 (found by mutation testing: no test named a layout in `overrides`)' },
   'overrides-null-layout-id-rejected': { rules: ['TRIG-09'], deployedOnly: true, description: '`layoutId: null` in an `overrides` step or in `overrides.channels.email` (the official client: removes the layout) is rejected with 422 (found by mutation testing)' },
   'payload-validated-when-disabled': { rules: ['TRIG-01'], description: 'A workflow\'s payloadSchema is enforced even with `validatePayload: false`: a payload violating it gets the payload validation error (found by mutation testing)' },
-  // Issue 19, slice mut-workflows (create workflow): found by mutation testing
+  // Found by mutation testing (create workflow)
   'workflow-preferences-without-channels-crash': { rules: ['WF-07'], description: 'Workflow `preferences.workflow` holding `all` but no `channels` crashes the handler (500) (found by mutation testing)' },
   'derived-step-id-not-unique': { rules: ['WF-01'], description: 'A step without `stepId` gets the slug of its name even when another step gives that stepId, which is then refused as a duplicate (422) (found by mutation testing)' },
   'step-slug-empty': { rules: ['WF-10'], description: 'Workflow response steps carry `slug` as the empty string (found by mutation testing)' },
@@ -212,13 +212,13 @@ export const FAULTS = {
   'preference-flags-unchecked': { rules: ['CLIENT-02'], deployedOnly: true, description: 'Workflow preference `all.enabled`/`all.readOnly` that are not booleans are accepted and come back as sent, which the official client cannot read (found by mutation testing)' },
   'empty-step-name-accepted': { rules: ['WF-06'], description: 'A step with `name: ""` is accepted (found by mutation testing)' },
   'agent-without-providers-crash': { rules: ['WF-08'], description: 'A workflow whose `agent` has no `providers` (optional) crashes the handler (500) (found by mutation testing)' },
-  // Issue 19, slice mut-server (the request pipeline, reference/server.ts): found by mutation testing
+  // Found by mutation testing (the request pipeline, reference/server.ts)
   'media-type-substring': { rules: ['ERR-07'], description: 'A Content-Type that merely contains `application/json` (`x-application/json`, `application/jsonpath;charset=utf-8`) is read as JSON (found by mutation testing)' },
   'body-first-piece-only': { rules: ['TRIG-01'], description: 'A body that arrives in several pieces (over about 64 KB) is cut to its first piece: a valid trigger with a 200 KB payload gets 400 (found by mutation testing)' },
   'chunked-body-ignored': { rules: ['TRIG-01', 'ERR-05'], description: 'A body sent with `Transfer-Encoding: chunked` (no Content-Length) is read as absent: a valid chunked trigger gets 422, an oversized one is not refused with 413 (found by mutation testing)' },
   'chunked-body-unlimited': { rules: ['ERR-05'], description: 'A chunked body (no Content-Length) is not held to the size limit: a chunked trigger over 512 KB is accepted (found by mutation testing)' },
   'keyed-429-keeps-key': { rules: ['RL-07'], description: 'A keyed request answered 429 keeps its key in flight: sent again with that key after Retry-After it gets 409 instead of being accepted (found by mutation testing)' },
-  // Issue 19, slice mut-core (auth, errors, router, util, validate, store): found by mutation testing
+  // Found by mutation testing (auth, errors, router, util, validate, store)
   'idempotency-body-delimiters-ignored': { rules: ['IDEM-05'], description: 'The idempotency fingerprint drops the JSON brackets and commas of the body, so bodies such as `[12]` and `[1,2]` count as the same body: the second is replayed instead of a 422 (found by mutation testing)' },
   'derived-step-id-unslugged': { rules: ['WF-10'], description: 'A stepId derived from a step name keeps every other character as its own "-" (`  Send: now!` → `--send--now-`), outside the slug pattern (found by mutation testing)' },
   'severity-enum-unchecked': { rules: ['WF-10'], description: 'A workflow `severity` outside the enumeration (e.g. `urgent`) is accepted and echoed (found by mutation testing)' },
