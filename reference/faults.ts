@@ -30,6 +30,7 @@ export const FAULTS = {
   // RL
   'no-ratelimit-headers': { rules: ['RL-01'], description: 'No RateLimit-* headers on any response' },
   'malformed-policy-header': { rules: ['RL-02'], description: 'RateLimit-Policy is `limit=3000, window=5s` instead of the structured form' },
+  'burst-below-limit': { rules: ['RL-02'], description: 'RateLimit-Policy announces, and the bucket holds, a burst of ⌊limit × 0.9⌋ instead of the deployed plans\' ⌊limit × 1.1⌋ (found by mutation testing)' },
   'fractional-reset': { rules: ['RL-02'], description: 'RateLimit-Reset and Retry-After are fractional seconds (e.g. `0.42`)' },
   'remaining-not-decremented': { rules: ['RL-03'], description: 'RateLimit-Remaining always reports the full burst' },
   'bulk-costs-one': { rules: ['RL-03'], description: 'Bulk requests cost 1 token instead of 100' },
@@ -101,6 +102,7 @@ export const FAULTS = {
   'ts-bad-identifier': { rules: ['TS-07'], description: 'Subscription identifiers join topic key and subscriber id with `-` instead of `:`' },
   'ts-bad-context-keys': { rules: ['TS-07'], description: '`contextKeys` items are bare words without `<type>:<id>` form' },
   'ts-unknown-identifier-counted': { rules: ['TS-09'], description: 'An `identifier` that names no subscription of the topic is silently counted as successful and absent from `errors` (found by mutation testing)' },
+  'ts-identifier-pair-unchecked': { rules: ['TS-09'], description: 'An entry pairing another subscriber\'s subscription `identifier` with a `subscriberId` removes that subscription and reports nothing (found by mutation testing)' },
   'ts-empty-entries-dropped': { rules: ['TS-04'], description: 'Entries naming neither `identifier` nor `subscriberId` are dropped before counting: left out of `meta.totalCount` and `meta.failed` (found by mutation testing)' },
   // LP
   'lp-missing-schema': { rules: ['LP-01'], description: 'Layout preview response has no `schema`' },

@@ -109,6 +109,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
           resetZeroWhenAccepted: faults.has('reset-zero-when-accepted'),
           malformedPolicy: faults.has('malformed-policy-header'),
           sharedBuckets: faults.has('shared-buckets'),
+          burstAllowance: faults.has('burst-below-limit') ? -0.1 : undefined,
         });
   // why: 50 ms is well inside the harness's 150 ms processing delay, so duplicates arriving later are processed again
   const inProgressTtlMs = faults.has('in-flight-lock-expires-early') ? 50 : IN_PROGRESS_TTL_MS;

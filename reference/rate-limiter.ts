@@ -11,6 +11,8 @@ export interface RateLimitConfig {
   resetZeroWhenAccepted?: boolean;
   malformedPolicy?: boolean;
   sharedBuckets?: boolean;
+  /** The burst over the window's limit, as a fraction (the deployed plans: 0.1). */
+  burstAllowance?: number;
 }
 
 export interface RateLimitDecision {
@@ -73,7 +75,7 @@ export class RateLimiter {
     const make = (category: Category): CategoryPolicy => {
       const rps = config.rps[category];
       const limit = Math.round(rps * w);
-      const burst = Math.floor(limit * 1.1);
+      const burst = Math.floor(limit * (1 + (config.burstAllowance ?? 0.1)));
       const base = config.malformedPolicy
         ? `limit=${limit}, window=${w}s`
         : `${limit};w=${w};burst=${burst};comment="token bucket";category="${category}"`;

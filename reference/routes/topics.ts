@@ -135,7 +135,7 @@ function removeEntries(ctx: RequestContext, t: Topic, entries: DeleteEntry[]): {
     }
     if (e.identifier !== undefined) {
       const sub = t.subscriptions.get(e.identifier);
-      if (!sub || (e.subscriberId !== undefined && sub.subscriberId !== e.subscriberId)) {
+      if (!sub || (e.subscriberId !== undefined && sub.subscriberId !== e.subscriberId && !app.has('ts-identifier-pair-unchecked'))) {
         if (!sub && app.has('ts-unknown-identifier-counted')) continue;
         // TS-09: an existing subscriber without that subscription is reported, never counted as successful
         errors.push({ subscriberId: sid, code: 'SUBSCRIPTION_NOT_FOUND', message: `Subscription "${e.identifier}" not found in topic "${t.key}"` });

@@ -59,3 +59,21 @@ conformance(
   },
   { level: 'SHOULD', buckets },
 );
+
+// RULES.md's deployed configurations: every plan's burst is ⌊limit × 1.1⌋. A larger announced burst would also widen
+// the envelope RL-05 judges against (burst + 600·t), so it is read here, on every category.
+conformance(
+  'RL-02',
+  'RateLimit-Policy announces a burst of ⌊limit × 1.1⌋ on every category, as the deployed plans do',
+  async (ctx) => {
+    const byCategory = ['/v1/events/trigger', '/v1/environment-variables', '/v1/environments'].map((template) => OPERATIONS.find((op) => op.template === template)!);
+    for (const op of byCategory) {
+      const [res] = await responsesOf(op, ctx);
+      const parsed = parseRateLimitPolicy(res!.headers['ratelimit-policy']);
+      if (!parsed.ok) return ctx.notVerified(`RateLimit-Policy of ${operationLabel(op)} does not parse (RL-02): ${parsed.error}`);
+      const { limit, burst } = parsed.policy;
+      expect(burst, `RateLimit-Policy "${res!.headers['ratelimit-policy']}" of ${operationLabel(op)}: the burst of a limit of ${limit} is ⌊${limit} × 1.1⌋`).toBe(Math.floor(limit * 1.1));
+    }
+  },
+  { level: 'SHOULD', buckets },
+);

@@ -54,3 +54,14 @@ conformance('TS-09', 'an identifier naming no subscription of an existing subscr
     expect(await listedIdentifiers(ctx.provision, topicKey), 'the existing subscription named alongside is removed').toEqual([]);
   }, { timeoutMs: ctx.target.timeouts.eventuallyMs });
 });
+
+// The deployed service reports such a pair (SUBSCRIPTION_NOT_FOUND for the subscriber named) and also removes what the
+// identifier names; only the report is asserted, so the test holds against either way of handling the subscription.
+conformance('TS-09', 'an entry pairing another subscriber\'s subscription identifier with a subscriber not subscribed is reported as SUBSCRIPTION_NOT_FOUND', async (ctx) => {
+  const { topicKey, identifiers } = await subscribedTopic(ctx, ['a']);
+  const { subscriberId: notSubscribed } = await ctx.provision.subscriber({ subscriberId: ctx.ids.slug('sub-unsubscribed') });
+  const othersIdentifier = identifiers.a![0]!;
+  const res = await deleteSubscriptions(ctx.api, topicKey, { subscriptions: [{ identifier: othersIdentifier, subscriberId: notSubscribed }] });
+  expect(res.status, `an entry whose identifier belongs to another subscriber is answered, never with a 5xx; got ${res.status} ${res.text.slice(0, 300)}`).toBeLessThan(500);
+  expectEntryErrors((res.json ?? {}) as DeleteResult, [notSubscribed], 'SUBSCRIPTION_NOT_FOUND', `the entry {identifier: ${othersIdentifier}, subscriberId: ${notSubscribed}}, whose subscriber holds no subscription under that identifier`);
+});

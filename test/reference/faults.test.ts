@@ -119,6 +119,7 @@ const PROBES: Record<FaultName, Probe> = {
 
   'no-ratelimit-headers': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-limit']),
   'malformed-policy-header': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-policy']),
+  'burst-below-limit': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-policy']),
   'fractional-reset': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-reset']),
   'remaining-not-decremented': p(
     async (c) => {
@@ -303,6 +304,7 @@ const PROBES: Record<FaultName, Probe> = {
   'ts-bad-identifier': tsProbe(async (c) => (await listSubs(c))[0].identifier),
   'ts-bad-context-keys': tsProbe(async (c) => (await listSubs(c))[0].contextKeys),
   'ts-unknown-identifier-counted': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{ identifier: 't:a' }, { identifier: 't:nobody' }] })).json.meta),
+  'ts-identifier-pair-unchecked': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{ identifier: 't:a', subscriberId: 'b' }] })).json.meta),
   'ts-empty-entries-dropped': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{}, {}] })).json.meta),
 
   'lp-missing-schema': p(async (c) => 'schema' in (await layoutPreview(c))),
