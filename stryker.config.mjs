@@ -34,7 +34,7 @@ export default {
   incremental: true,
   // Committed, so a change to one route file reruns only its mutants. Stryker sees a changed suite file (it reruns the
   // mutants its tests cover, but keeps static mutants' verdicts) and nothing of fixtures/, harness/, schemas/ or
-  // mutation/: after such a change run with `--force` (README § Mutation testing).
+  // mutation/: after such a change run with `--force` (docs/mutation-testing.md).
   incrementalFile: 'mutation/stryker-incremental.json',
   // plan-summary (mutation/plan-summary-reporter.mjs): static / per-test / not-covered counts before the mutants run.
   // event-recorder: each mutant's result as it comes (reports/mutation/events/), so a stopped run still tells its survivors.
@@ -44,9 +44,9 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   tempDirName: '.stryker-tmp',
-  // A mutant's run is partly waiting (the reference's 150 ms keyed writes, rate-limit refills), so two cores take more
-  // runners than cores; more than four load the machine enough to make timing-bound checks retry.
-  concurrency: 4,
+  // A mutant's run is mostly waiting (the reference's 150 ms keyed writes, rate-limit refills): four runners left the
+  // two cores half idle over a run from scratch (load average 0.7–1.4), so two cores take six.
+  concurrency: 6,
   timeoutMS: 20_000,
   timeoutFactor: 2,
   // What the sandbox does not need: earlier reports and git's own data.
