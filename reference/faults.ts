@@ -103,6 +103,7 @@ export const FAULTS = {
   'ts-bad-context-keys': { rules: ['TS-07'], description: '`contextKeys` items are bare words without `<type>:<id>` form' },
   'ts-unknown-identifier-counted': { rules: ['TS-09'], description: 'An `identifier` that names no subscription of the topic is silently counted as successful and absent from `errors` (found by mutation testing)' },
   'ts-identifier-pair-unchecked': { rules: ['TS-09'], description: 'An entry pairing another subscriber\'s subscription `identifier` with a `subscriberId` removes that subscription and reports nothing (found by mutation testing)' },
+  'ts-identifier-pair-refused': { rules: ['TS-01'], description: 'An entry naming a subscription by its `identifier` together with its own `subscriberId` is reported as SUBSCRIPTION_NOT_FOUND and the subscription is kept (found by mutation testing)' },
   'ts-empty-entries-dropped': { rules: ['TS-04'], description: 'Entries naming neither `identifier` nor `subscriberId` are dropped before counting: left out of `meta.totalCount` and `meta.failed` (found by mutation testing)' },
   // LP
   'lp-missing-schema': { rules: ['LP-01'], description: 'Layout preview response has no `schema`' },

@@ -134,7 +134,7 @@ function removeEntries(ctx: RequestContext, t: Topic, entries: DeleteEntry[]): {
       continue;
     }
     if (e.identifier !== undefined) {
-      const sub = t.subscriptions.get(e.identifier);
+      const sub = app.has('ts-identifier-pair-refused') && e.subscriberId !== undefined ? undefined : t.subscriptions.get(e.identifier);
       if (!sub || (e.subscriberId !== undefined && sub.subscriberId !== e.subscriberId && !app.has('ts-identifier-pair-unchecked'))) {
         if (!sub && app.has('ts-unknown-identifier-counted')) continue;
         // TS-09: an existing subscriber without that subscription is reported, never counted as successful

@@ -38,6 +38,23 @@ conformance('TS-01', 'deleting by identifier removes the subscriptions, lists th
   }, { timeoutMs: ctx.target.timeouts.eventuallyMs });
 });
 
+// An entry may carry both fields (both optional in the spec). The deployed service then also removes every other
+// subscription of that subscriber in the topic and may list one twice (TS-04 note), so only this one is asserted.
+conformance('TS-01', 'an entry naming a subscription by its identifier and its own subscriberId removes it and lists it in data', async (ctx) => {
+  const { topicKey, identifiers, subscriber } = await subscribedTopic(ctx, ['a', 'b']);
+  const idA = identifiers.a![0]!;
+  const res = await deleteSubscriptions(ctx.api, topicKey, { subscriptions: [{ identifier: idA, subscriberId: subscriber.a! }] });
+  expect(res.status, `the entry names an existing subscription with its own subscriber: a success, got ${res.status} ${res.text.slice(0, 300)}`).toBeLessThan(300);
+  const body = (res.json ?? {}) as DeleteResult;
+  expect(identifiersIn(body), `data lists the subscription ${idA} the entry names`).toContain(idA);
+  expect((body.errors ?? []).filter((e) => e.subscriberId === subscriber.a), `errors[] holds no entry for ${subscriber.a}, whose own subscription the entry names`).toEqual([]);
+  await eventually(async () => {
+    const left = await listedIdentifiers(ctx.provision, topicKey);
+    expect(left, `the subscription ${idA} is gone from the topic listing`).not.toContain(idA);
+    expect(left, 'a subscription the request did not name is kept').toContain(identifiers.b![0]);
+  }, { timeoutMs: ctx.target.timeouts.eventuallyMs });
+});
+
 conformance('TS-02', 'an entry with only subscriberId removes every subscription of that subscriber in the topic', async (ctx) => {
   const { body, topicKey, identifiers } = await mixedDelete(ctx);
   const ofC = identifiers.c!;

@@ -305,6 +305,7 @@ const PROBES: Record<FaultName, Probe> = {
   'ts-bad-context-keys': tsProbe(async (c) => (await listSubs(c))[0].contextKeys),
   'ts-unknown-identifier-counted': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{ identifier: 't:a' }, { identifier: 't:nobody' }] })).json.meta),
   'ts-identifier-pair-unchecked': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{ identifier: 't:a', subscriberId: 'b' }] })).json.meta),
+  'ts-identifier-pair-refused': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{ identifier: 't:a', subscriberId: 'a' }] })).json.meta),
   'ts-empty-entries-dropped': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{}, {}] })).json.meta),
 
   'lp-missing-schema': p(async (c) => 'schema' in (await layoutPreview(c))),
