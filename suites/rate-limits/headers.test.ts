@@ -45,16 +45,27 @@ for (const op of OPERATIONS) {
   }, { buckets });
 }
 
+/** One operation of each category: trigger, configuration, global. */
+const ONE_OF_EACH_CATEGORY = ['/v1/events/trigger', '/v1/environment-variables', '/v1/environments'].map((template) => OPERATIONS.find((op) => op.template === template)!);
+
+/** Each category's RateLimit-Policy header, read off a valid request's answer, with its parse. */
+async function policyOfEachCategory(ctx: ConformanceContext) {
+  const policies = [];
+  for (const op of ONE_OF_EACH_CATEGORY) {
+    const [res] = await responsesOf(op, ctx);
+    const header = res!.headers['ratelimit-policy'];
+    policies.push({ label: operationLabel(op), header, parsed: parseRateLimitPolicy(header) });
+  }
+  return policies;
+}
+
 conformance(
   'RL-02',
   'RateLimit-Policy names w, burst, comment, category and cost on every category',
   async (ctx) => {
-    const byCategory = ['/v1/events/trigger', '/v1/environment-variables', '/v1/environments'].map((template) => OPERATIONS.find((op) => op.template === template)!);
-    for (const op of byCategory) {
-      const [res] = await responsesOf(op, ctx);
-      const parsed = parseRateLimitPolicy(res!.headers['ratelimit-policy']);
-      if (!parsed.ok) return ctx.notVerified(`RateLimit-Policy of ${operationLabel(op)} does not parse (RL-02): ${parsed.error}`);
-      expect(parsed.missing, `RateLimit-Policy "${res!.headers['ratelimit-policy']}" of ${operationLabel(op)} lacks parameters`).toEqual([]);
+    for (const { label, header, parsed } of await policyOfEachCategory(ctx)) {
+      if (!parsed.ok) return ctx.notVerified(`RateLimit-Policy of ${label} does not parse (RL-02): ${parsed.error}`);
+      expect(parsed.missing, `RateLimit-Policy "${header}" of ${label} lacks parameters`).toEqual([]);
     }
   },
   { level: 'SHOULD', buckets },
@@ -66,13 +77,10 @@ conformance(
   'RL-02',
   'RateLimit-Policy announces a burst of ⌊limit × 1.1⌋ on every category, as the deployed plans do',
   async (ctx) => {
-    const byCategory = ['/v1/events/trigger', '/v1/environment-variables', '/v1/environments'].map((template) => OPERATIONS.find((op) => op.template === template)!);
-    for (const op of byCategory) {
-      const [res] = await responsesOf(op, ctx);
-      const parsed = parseRateLimitPolicy(res!.headers['ratelimit-policy']);
-      if (!parsed.ok) return ctx.notVerified(`RateLimit-Policy of ${operationLabel(op)} does not parse (RL-02): ${parsed.error}`);
+    for (const { label, header, parsed } of await policyOfEachCategory(ctx)) {
+      if (!parsed.ok) return ctx.notVerified(`RateLimit-Policy of ${label} does not parse (RL-02): ${parsed.error}`);
       const { limit, burst } = parsed.policy;
-      expect(burst, `RateLimit-Policy "${res!.headers['ratelimit-policy']}" of ${operationLabel(op)}: the burst of a limit of ${limit} is ⌊${limit} × 1.1⌋`).toBe(Math.floor(limit * 1.1));
+      expect(burst, `RateLimit-Policy "${header}" of ${label}: the burst of a limit of ${limit} is ⌊${limit} × 1.1⌋`).toBe(Math.floor(limit * 1.1));
     }
   },
   { level: 'SHOULD', buckets },
