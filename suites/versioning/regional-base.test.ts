@@ -3,15 +3,14 @@
 import { expect } from 'vitest';
 import { conformance, type ConformanceContext } from '../../fixtures/conformance.ts';
 import { expectErrorResponse } from '../../harness/checks/error-body.ts';
+import { postWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
 
 const regional = { regional: true } as const;
 const needs = { needs: ['regionalBaseUrl'] } as const;
 
 async function createRegionalWorkflow({ api, ids, cleanup }: ConformanceContext, fields: Record<string, unknown> = {}) {
   const workflowId = ids.slug('wf');
-  const res = await api.post('/v2/workflows', { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }], ...fields }, regional);
-  const id = typeof res.data?._id === 'string' ? (res.data._id as string) : workflowId;
-  cleanup.remove(`regional workflow ${workflowId}`, `/v2/workflows/${encodeURIComponent(id)}`, regional);
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }], ...fields }, regional);
   return { workflowId, res };
 }
 
