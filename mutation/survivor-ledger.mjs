@@ -264,8 +264,11 @@ export function accountSurvivors(report, rows, longChecks) {
     scoreOfCovered: covered ? (100 * detected) / covered : NaN,
     /** Detected by either pass, with the equivalent mutants the ledger lists left out (the usual definition of a mutation score). */
     scoreWithoutEquivalents: covered - accounted.length ? (100 * detectedInEither) / (covered - accounted.length) : NaN,
-    /** Detected of the mutants that change an answer: only the truly equivalent leave the count, the open ones count as missed. */
-    scoreOfAnswerChanging: covered - trulyEquivalent ? (100 * detectedInEither) / (covered - trulyEquivalent) : NaN,
+    /**
+     * The headline: detected of the mutants that change an answer. Only the truly equivalent leave the count; the open ones
+     * and the mutants no test reaches (not covered: most change an answer nobody looks at) count as missed.
+     */
+    scoreOfAnswerChanging: covered + counts.noCoverage - trulyEquivalent ? (100 * detectedInEither) / (covered + counts.noCoverage - trulyEquivalent) : NaN,
   };
 }
 
@@ -277,7 +280,7 @@ export function formatAccount(account, ledgerPath) {
     `Mutants: ${counts.killed} killed, ${counts.timeout} timed out, ${counts.survived} survived, ${counts.noCoverage} not covered, ${counts.ignored} ignored${counts.errors ? `, ${counts.errors} errors` : ''}`,
     `Survivors: ${accounted.length} listed as equivalent in ${ledgerPath} (${accounted.filter((s) => s.kind === 'equivalent').length} truly equivalent, ${accounted.filter((s) => s.kind === 'open').length} open for conformance), ${killedByLongChecks.length} killed by the long-checks pass, ${unaccounted.length} not accounted for`,
     `Score of covered mutants: ${pct(account.scoreOfCovered)} (Stryker's, long checks off); with the long-checks pass's kills and without the ${accounted.length} listed equivalents: ${pct(account.scoreWithoutEquivalents)}`,
-    `Score of the mutants that change an answer (the truly equivalent left out, the open ones counted as missed): ${pct(account.scoreOfAnswerChanging)}`,
+    `Score of the mutants that change an answer (the headline: the truly equivalent left out, the open and the not covered counted as missed): ${pct(account.scoreOfAnswerChanging)}`,
   ];
   for (const s of killedByLongChecks) out.push(`  killed by the long-checks pass: ${s.file}:${s.line}:${s.column} ${s.mutator} → ${oneLine(s.replacement)}`);
   if (ledgerErrors.length) {
