@@ -31,8 +31,7 @@ export interface InventoryCoverage {
   ruleDrift: string[];
 }
 
-export function inventoryCoverage(tests: ActiveTest[] = activeTests()): InventoryCoverage {
-  const spec = specStatements();
+export function inventoryCoverage(tests: ActiveTest[] = activeTests(), spec: SpecStatement[] = specStatements()): InventoryCoverage {
   const listed = new Map(inventoryStatements().map((s) => [s.key, s.mapping]));
   const staleTests: string[] = [];
   const resolve = (key: string, m: StatementMapping) =>
@@ -44,7 +43,7 @@ export function inventoryCoverage(tests: ActiveTest[] = activeTests()): Inventor
   const rows: InventoryRow[] = spec.flatMap((s) => {
     const m = listed.get(s.key);
     if (!m) return [];
-    return [{ key: s.key, kind: s.kind, text: s.text, coverage: coverageOf(m), rules: m.rules, tests: [...new Set(resolve(s.key, m))], ...(m.seen ? { why: m.seen } : m.unobservable ? { why: m.unobservable } : {}) }];
+    return [{ key: s.key, kind: s.kind, text: s.text, coverage: coverageOf(m), rules: m.rules, tests: [...new Set(resolve(s.key, m))], ...((m.seen ?? m.unobservable ?? m.gap) ? { why: (m.seen ?? m.unobservable ?? m.gap)! } : {}) }];
   });
   const passive = new Set<string>([...EVERY_EXCHANGE_CHECKS.map((c) => c.rule), ...CLIENT_CHECKED_RULES]);
   for (const id of RULE_IDS) rows.push(ruleRow(id, tests, passive));
@@ -62,8 +61,8 @@ export function inventoryCoverage(tests: ActiveTest[] = activeTests()): Inventor
 function ruleRow(id: RuleId, tests: ActiveTest[], passive: Set<string>): InventoryRow {
   const own = tests.filter((t) => t.rules.includes(id)).map((t) => `${t.file}: ${t.text}`);
   const load = LOAD_VERIFIED_RULES.includes(id);
-  const coverage: Coverage = own.length > 0 || load ? 'covered' : passive.has(id) ? 'seen-only' : 'unobservable';
-  const why = coverage === 'seen-only' ? 'a check on every exchange of the run' : coverage === 'unobservable' ? 'no test names this rule yet' : load ? 'verified under load (`conformance load`)' : undefined;
+  const coverage: Coverage = own.length > 0 || load ? 'covered' : passive.has(id) ? 'seen-only' : 'untested';
+  const why = coverage === 'seen-only' ? 'a check on every exchange of the run' : coverage === 'untested' ? 'no test names this rule yet' : load ? 'verified under load (`conformance load`)' : undefined;
   return { key: id, kind: 'RULES.md rule', text: id, coverage, rules: [id], tests: own, ...(why ? { why } : {}) };
 }
 
@@ -73,6 +72,7 @@ export function coverageCounts(rows: InventoryRow[]): { statements: Record<Cover
     covered: pick.filter((r) => r.coverage === 'covered').length,
     'seen-only': pick.filter((r) => r.coverage === 'seen-only').length,
     unobservable: pick.filter((r) => r.coverage === 'unobservable').length,
+    untested: pick.filter((r) => r.coverage === 'untested').length,
   });
   return { statements: count(rows.filter((r) => r.kind !== 'RULES.md rule')), rules: count(rows.filter((r) => r.kind === 'RULES.md rule')) };
 }
