@@ -41,7 +41,7 @@ export const FAULTS = {
   'shared-buckets': { rules: ['RL-06'], description: 'All categories of an environment share one bucket' },
   'reset-zero-when-accepted': { rules: ['RL-07'], description: 'RateLimit-Reset is 0 on every response but a 429, even when the bucket holds less than another request of the same cost needs' },
   '503-without-retry-after': { rules: ['RL-10'], description: 'Every 50th trigger answers 503 without Retry-After' },
-  'retry-after-in-ms': { rules: ['RL-07'], description: 'Retry-After is given in milliseconds (`1000` for a second)' },
+  'retry-after-in-ms': { rules: ['RL-04', 'RL-07'], description: 'Retry-After is given in milliseconds (`1000` for a second)' },
   'reset-absolute-time': { rules: ['RL-07'], description: 'RateLimit-Reset is the epoch second the bucket is refilled at, not the seconds to wait' },
   // IDEM
   'idempotency-key-rejected': { rules: ['IDEM-01'], description: 'Any request carrying an Idempotency-Key gets 400' },

@@ -106,6 +106,8 @@ conformance('RL-04', 'an exhausted trigger bucket answers 429 with Retry-After a
   if (!rejected && whyNot.startsWith('the triggers reached')) return notVerified(whyNot);
   expect(rejected, `the trigger bucket must run out: no 429 after ${sent} triggers (twice the announced burst)`).toBeDefined();
   expect(rejected!.headers['retry-after'], 'a 429 must carry Retry-After in whole seconds').toMatch(/^\d+$/);
+  const policy = parseRateLimitPolicy(rejected!.headers['ratelimit-policy']);
+  if (policy.ok) expect(Number(rejected!.headers['retry-after']), `Retry-After is the seconds to wait, within the policy's window of ${policy.policy.w} s (not milliseconds, not an absolute time)`).toBeLessThanOrEqual(policy.policy.w);
   expect(rejected!.json, `the 429 body must be the JSON string "API rate limit exceeded" or a common error body with that message; got ${rejected!.text.slice(0, 200)}`).toMatchSchema(
     'RateLimitExceededBody',
   );
