@@ -27,6 +27,7 @@ export const FAULTS = {
   'media-type-ignored': { rules: ['ERR-07'], description: 'Bodies are parsed as JSON whatever their Content-Type (no 415)' },
   'no-idempotency-link': { rules: ['ERR-10'], description: 'Idempotency 409/422 responses carry no Link header' },
   'text-plain-content-type': { rules: ['ERR-09'], description: 'JSON responses are labelled `Content-Type: text/plain`' },
+  'error-id-on-4xx': { rules: ['ERR-11'], description: 'Every error body carries `errorId`, a 4xx one too' },
   // RL
   'no-ratelimit-headers': { rules: ['RL-01'], description: 'No RateLimit-* headers on any response' },
   'malformed-policy-header': { rules: ['RL-02'], description: 'RateLimit-Policy is `limit=3000, window=5s` instead of the structured form' },
@@ -40,6 +41,8 @@ export const FAULTS = {
   'shared-buckets': { rules: ['RL-06'], description: 'All categories of an environment share one bucket' },
   'reset-zero-when-accepted': { rules: ['RL-07'], description: 'RateLimit-Reset is 0 on every response but a 429, even when the bucket holds less than another request of the same cost needs' },
   '503-without-retry-after': { rules: ['RL-10'], description: 'Every 50th trigger answers 503 without Retry-After' },
+  'retry-after-in-ms': { rules: ['RL-04', 'RL-07'], description: 'Retry-After is given in milliseconds (`1000` for a second)' },
+  'reset-absolute-time': { rules: ['RL-07'], description: 'RateLimit-Reset is the epoch second the bucket is refilled at, not the seconds to wait' },
   // IDEM
   'idempotency-key-rejected': { rules: ['IDEM-01'], description: 'Any request carrying an Idempotency-Key gets 400' },
   'idempotency-key-max-64': { rules: ['IDEM-01'], description: 'Idempotency keys longer than 64 characters get 400' },
@@ -179,6 +182,7 @@ export const FAULTS = {
   'agent-id-null-rejected': { rules: ['TRIG-09'], description: '`agentId: null` is rejected with 422' },
   'context-rejected': { rules: ['TRIG-09'], description: 'A `context` object is rejected with 422' },
   'empty-to-processed': { rules: ['TRIG-10'], description: 'An empty `to` answers `processed`' },
+  'activity-feed-link-generic': { rules: ['TRIG-11'], description: '`activityFeedLink` points at the activity feed without naming the run (no transactionId)' },
   // Crashes on input only generated requests reach: no suite test sends it, `conformance fuzz` must find it
   'long-step-name-crash': { rules: ['WF-01'], provenBy: 'fuzz', description: 'A workflow with a step `name` over 120 characters crashes the handler (500)' },
   'recipient-data-array-crash': { rules: ['TRIG-01'], provenBy: 'fuzz', description: 'A trigger whose subscriber object in `to` has `data` holding an array of objects crashes the handler (500)' },
@@ -189,6 +193,8 @@ export const FAULTS = {
   'wrong-version-prefix': { rules: ['VER-01'], description: 'Trigger is served under /v2/events/trigger instead of /v1/events/trigger' },
   'workflows-under-v1': { rules: ['VER-01'], description: 'Workflow creation is served under /v1/workflows instead of /v2/workflows' },
   'regional-broken': { rules: ['VER-02'], description: 'The regional listener answers 404 to every request' },
+  'regional-no-ratelimit-headers': { rules: ['VER-02'], description: 'The regional base sends no RateLimit-* headers (the main base does)' },
+  'regional-no-recipient-cap': { rules: ['VER-02'], description: 'The regional base accepts a trigger with more than 100 recipients (the main base rejects it)' },
   // mut-routes slice: gaps the surviving mutants of reference/routes/*.ts showed
   'translation-flag-ignored': { rules: ['WF-02'], description: 'A workflow created with `isTranslationEnabled: true` comes back with false' },
   'partial-preferences-rejected': { rules: ['WF-07'], description: 'Workflow `preferences` without `user`, or a block without `all`, is rejected with 422' },

@@ -9,6 +9,7 @@ import { RateLimiter } from './rate-limiter.ts';
 import { rateLimitConfig } from './rate-limit-config.ts';
 import { Router } from './router.ts';
 import { Pipeline } from './server.ts';
+import { regionalView } from './regional-view.ts';
 import { OrganizationState, type ApiKeys } from './store.ts';
 import { agentRoutes } from './routes/agents.ts';
 import { environmentRoutes } from './routes/environments.ts';
@@ -107,6 +108,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
           remainingNotDecremented: faults.has('remaining-not-decremented'),
           fractionalReset: faults.has('fractional-reset'),
           resetZeroWhenAccepted: faults.has('reset-zero-when-accepted'),
+          retryAfterMs: faults.has('retry-after-in-ms'),
+          resetAbsolute: faults.has('reset-absolute-time'),
           malformedPolicy: faults.has('malformed-policy-header'),
           sharedBuckets: faults.has('shared-buckets'),
           burstAllowance: faults.has('burst-below-limit') ? -0.1 : undefined,
@@ -116,18 +119,21 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // why: 10 s is well inside the long checks' 25 s wait (IDEM-02), so a repeat they send then is processed again
   const completedTtlMs = faults.has('completed-key-forgotten-early') ? 10_000 : COMPLETED_TTL_MS;
   const idempotency = options.idempotency === false ? null : new IdempotencyStore(!faults.has('idempotency-race'), inProgressTtlMs, completedTtlMs);
-  const pipeline = new Pipeline({
-    app,
-    router: new Router(buildRoutes(app)),
+  const pipelineOf = (view: App) => new Pipeline({
+    app: view,
+    router: new Router(buildRoutes(view)),
     limiter,
     idempotency,
     idempotentProcessingDelayMs: options.idempotentProcessingDelayMs ?? 0,
   });
+  const pipeline = pipelineOf(app);
+  // why: one state, limiter and idempotency store behind both listeners; the regional one may carry its own faults
+  const regionalPipeline = pipelineOf(regionalView(app));
 
   const host = options.host ?? '127.0.0.1';
   // why: larger header limit so overlong URIs reach our 414 instead of Node's 431
   const make = (regional: boolean) =>
-    createServer({ maxHeaderSize: 64 * 1024, keepAliveTimeout: 10_000 }, (req, res) => pipeline.handle(req, res, regional));
+    createServer({ maxHeaderSize: 64 * 1024, keepAliveTimeout: 10_000 }, (req, res) => (regional ? regionalPipeline : pipeline).handle(req, res, regional));
   const main = make(false);
   const servers = [main];
   const port = await listen(main, options.port ?? 0, host);

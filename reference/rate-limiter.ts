@@ -9,6 +9,10 @@ export interface RateLimitConfig {
   remainingNotDecremented?: boolean;
   fractionalReset?: boolean;
   resetZeroWhenAccepted?: boolean;
+  /** Retry-After in milliseconds instead of seconds. */
+  retryAfterMs?: boolean;
+  /** RateLimit-Reset as the epoch second the bucket is refilled at, instead of seconds to wait. */
+  resetAbsolute?: boolean;
   malformedPolicy?: boolean;
   sharedBuckets?: boolean;
   /** The burst over the window's limit, as a fraction (the deployed plans: 0.1). */
@@ -122,6 +126,14 @@ export class RateLimiter {
   }
 
   private decision(b: TokenBucket, category: Category, cost: number, bulk: boolean, allowed: boolean): RateLimitDecision {
+    const d = this.secondsDecision(b, category, cost, bulk, allowed);
+    // why: faults `retry-after-in-ms` and `reset-absolute-time` write a wait in another unit
+    if (this.config.retryAfterMs) d.retryAfter = String(Number(d.retryAfter) * 1000);
+    if (this.config.resetAbsolute) d.headers['RateLimit-Reset'] = String(Math.floor(Date.now() / 1000) + Number(d.headers['RateLimit-Reset']));
+    return d;
+  }
+
+  private secondsDecision(b: TokenBucket, category: Category, cost: number, bulk: boolean, allowed: boolean): RateLimitDecision {
     const p = this.policies[category];
     // RL-07: Reset and Retry-After are the seconds until this cost is refilled, rounded up, so waiting them is enough
     const wait = b.secondsUntil(cost);

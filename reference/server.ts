@@ -236,7 +236,7 @@ export class Pipeline {
       const errs = extra.errors as Record<string, { messages: string[] }>;
       body.errors = Object.entries(errs).flatMap(([f, v]) => v.messages.map((m) => `${f}: ${m}`));
     }
-    if (status === 500 && !app.has('500-without-errorId')) body.errorId = randomUUID();
+    if ((status === 500 && !app.has('500-without-errorId')) || app.has('error-id-on-4xx')) body.errorId = randomUUID();
     return body;
   }
 

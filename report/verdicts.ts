@@ -1,5 +1,6 @@
 // Turns test records into one verdict per rule of the catalog. A rule no test exercised is never `pass`.
 import { REQUIREMENTS, type Requirement } from '../requirements/index.ts';
+import { OPTIONAL_ASPECTS } from '../requirements/optional-aspects.ts';
 import type { FeatureSettings } from '../config/settings.ts';
 import type { TestRecord, TransportRetries } from './test-record.ts';
 import { declaredOff } from './declared-off.ts';
@@ -24,6 +25,8 @@ export interface RuleTest {
   transport?: TransportRetries;
   /** The test observes the rule's core behaviour (RL-05: the limit over the limit): see decisiveGap. */
   decisive?: true;
+  /** Why the aspect this test checks is optional: its not-verified does not keep the rule from `pass` (openGap). */
+  optional?: string;
 }
 
 /**
@@ -67,6 +70,7 @@ function directTests(id: string, records: TestRecord[]): RuleTest[] {
     .filter((r) => r.rules.includes(id) && r.outcome !== 'deselected')
     .map((r) => ({
       name: r.name,
+      ...(optionalAspect(r.name) ? { optional: optionalAspect(r.name) } : {}),
       file: r.file,
       status: r.state === 'skipped' ? (r.outcome === 'not-applicable' ? 'not-applicable' : 'not-verified') : r.state,
       ...(r.level ? { level: r.level } : {}),
@@ -106,10 +110,27 @@ function decide(rule: Requirement, tests: RuleTest[], features: FeatureSettings,
     return mustBroken ? { verdict: 'fail' } : { verdict: 'warn', ...(rule.level === 'MUST' ? { reason: 'only SHOULD-level cases failed' } : {}) };
   }
   // A MUST rule passes only on evidence of its MUST case: a SHOULD-level case alone does not make it pass.
-  if (tests.some((t) => t.status === 'passed' && (rule.level !== 'MUST' || t.level !== 'SHOULD'))) return { verdict: 'pass' };
+  if (tests.some((t) => t.status === 'passed' && (rule.level !== 'MUST' || t.level !== 'SHOULD'))) {
+    const gap = openGap(rule, tests);
+    return gap ? { verdict: 'not-verified', reason: `not every aspect was verified: "${gap.name}": ${gap.message ?? 'not verified'}` } : { verdict: 'pass' };
+  }
   if (tests.some((t) => t.status === 'passed')) return { verdict: 'not-verified', reason: 'only SHOULD-level cases of this MUST rule ran' };
   if (tests.some((t) => t.status === 'not-applicable')) return { verdict: 'not-applicable', reason: firstMessage(tests, 'not-applicable') };
   return { verdict: 'not-verified', reason: firstMessage(tests, 'not-verified') ?? untested };
+}
+
+/**
+ * A test of the rule that ended not verified on an aspect the rule requires: one passing test does not stand for it.
+ * Not counted: an aspect declared optional (requirements/optional-aspects.ts) and a SHOULD-level case of a MUST rule
+ * (its failure would only warn, so its absence cannot hold the MUST verdict back).
+ */
+export function openGap(rule: Pick<Requirement, 'level'>, tests: readonly RuleTest[]): RuleTest | undefined {
+  return tests.find((t) => t.status === 'not-verified' && !t.optional && !(rule.level === 'MUST' && t.level === 'SHOULD'));
+}
+
+/** The declared reason a test's aspect is optional, by the test's title (its name without the trailing rule IDs). */
+function optionalAspect(name: string): string | undefined {
+  return OPTIONAL_ASPECTS[name.replace(/ \[[A-Z0-9, -]+\]$/, '')];
 }
 
 /** Why no test of a rule ran: the summary lists this reason beside every MUST rule left not verified. */

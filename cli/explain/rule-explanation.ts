@@ -5,7 +5,7 @@ import { requirement, type Requirement, type RuleId } from '../../requirements/i
 import { FAULTS } from '../../reference/index.ts';
 import { resolveResponseSchema, ROUTES } from '../../schemas/route-map.ts';
 import { PASSIVE_CHECKS } from '../../harness/checks/passive-checks.ts';
-import { ruleOfResponseSchema, SCHEMA_CHECKED_RULES } from '../../harness/checks/schema-checks.ts';
+import { EVERY_EXCHANGE_CHECKS, ruleOfResponseSchema, SCHEMA_CHECKED_RULES } from '../../harness/checks/schema-checks.ts';
 import { SCENARIOS } from '../../load/scenarios/index.ts';
 import { activeTests } from './active-tests.ts';
 import { linesContaining, sourceFiles, type SourceFile, type SourceLine } from './source-files.ts';
@@ -58,9 +58,10 @@ function one(room: string, path: string): SourceFile {
 
 function passiveChecks(id: RuleId): SourceLine[] {
   const lines: SourceLine[] = [];
-  if (PASSIVE_CHECKS.some((c) => c.rule === id)) {
-    const file = one('harness', 'harness/checks/passive-checks.ts');
-    for (const at of linesContaining(file, `rule: '${id}'`)) lines.push({ ...at, text: 'passive check on every exchange' });
+  if (PASSIVE_CHECKS.some((c) => c.rule === id) || EVERY_EXCHANGE_CHECKS.some((c) => c.rule === id && !SCHEMA_CHECKED_RULES.includes(id))) {
+    // why: a passive check may live in a file of its own under harness/checks/
+    const files = sourceFiles('harness/checks').filter((f) => f.path !== 'harness/checks/schema-checks.ts');
+    for (const at of files.flatMap((f) => linesContaining(f, `rule: '${id}'`))) lines.push({ ...at, text: 'passive check on every exchange' });
   }
   if (SCHEMA_CHECKED_RULES.includes(id)) {
     const at = linesContaining(one('harness', 'harness/checks/schema-checks.ts'), `'${id}'`)[0];

@@ -5,6 +5,8 @@ import { AREAS, REQUIREMENTS, SPEC_VERSION, type Requirement } from '../../requi
 import { activeTests, type ActiveTest } from './active-tests.ts';
 import { explainRule } from './rule-explanation.ts';
 import { sourceFiles } from './source-files.ts';
+import { inventoryCoverage } from './inventory-coverage.ts';
+import { coverageLine } from './inventory-document.ts';
 
 /** Every declaration switched off: the rules it takes out (report/declared-off.ts) are the ones a target may declare off. */
 export const ALL_OFF = { idempotency: false, rateLimiting: false, regionalEndpoint: false } as const;
@@ -27,6 +29,8 @@ const NEEDS: Record<string, string> = {
 
 export function rulesDocument(): string {
   const tests = activeTests();
+  const inventory = inventoryCoverage(tests);
+  const uncovered = inventory.rows.filter((r) => r.kind !== 'RULES.md rule' && r.coverage !== 'covered');
   const needsOf = testNeeds(tests);
   const count = (level: string) => REQUIREMENTS.filter((r) => r.level === level).length;
   const lines = [
@@ -52,6 +56,15 @@ export function rulesDocument(): string {
     '|---|---|---|',
     ...DECLARATIONS.map((d) => `| ${d.rules} | ${d.how} | not-applicable, and the report says it was declared |`),
     '| RL-05 | `limits.triggerRps: <n>` (`CONFORMANCE_TRIGGER_RPS`) | judged at the declared trigger rate instead of 600/s |',
+    '',
+    '## Coverage of the spec',
+    '',
+    `The behaviour inventory ([INVENTORY.md](INVENTORY.md)) lists every statement of the spec with the tests that fail when it breaks: ${coverageLine(inventory)}.`,
+    'The statements no test provokes:',
+    '',
+    '| statement | coverage | why |',
+    '|---|---|---|',
+    ...uncovered.map((r) => `| ${r.key.replace(/\|/g, '\\|')} | ${r.coverage} | ${(r.why ?? '').replace(/\|/g, '\\|')} |`),
     '',
     ...Object.entries(AREAS).flatMap(([area, heading]) => [
       `## ${area} — ${heading}`,

@@ -6,6 +6,7 @@ import type { ResponseSchema } from '../../schemas/route-map.ts';
 import { formatViolation } from '../../schemas/violations.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { PASSIVE_CHECKS, responseJson, type PassiveCheck } from './passive-checks.ts';
+import { ERROR_ID_ONLY_ON_500 } from './error-id.ts';
 
 /** Route-map operation (its `source`) → the rule whose text requires that response shape. */
 export const RULE_OF_OPERATION: Record<string, RuleId> = {
@@ -60,4 +61,4 @@ export function schemaCheck(rule: RuleId): PassiveCheck {
 export const SCHEMA_CHECKED_RULES: readonly RuleId[] = [...new Set<RuleId>([...Object.values(RULE_OF_OPERATION), 'TRIG-06', 'ERR-01', 'ERR-02', 'RL-04'])];
 
 /** Every check that holds for every exchange: the passive checks and the schema check of each rule that promises a shape. */
-export const EVERY_EXCHANGE_CHECKS: readonly PassiveCheck[] = [...PASSIVE_CHECKS, ...SCHEMA_CHECKED_RULES.map(schemaCheck)];
+export const EVERY_EXCHANGE_CHECKS: readonly PassiveCheck[] = [...PASSIVE_CHECKS, ERROR_ID_ONLY_ON_500, ...SCHEMA_CHECKED_RULES.map(schemaCheck)];

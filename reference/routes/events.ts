@@ -149,7 +149,8 @@ function ack(app: App, status: string, transactionId?: string): Record<string, u
   const r: Record<string, unknown> = { acknowledged: true, status };
   if (transactionId !== undefined && !app.has('trigger-missing-transaction-id')) {
     r.transactionId = transactionId;
-    r.activityFeedLink = `https://dashboard.novu.co/activity-feed?transactionId=${encodeURIComponent(transactionId)}`;
+    // TRIG-11: the link names the run; fault `activity-feed-link-generic` points at the feed only
+    r.activityFeedLink = app.has('activity-feed-link-generic') ? 'https://dashboard.novu.co/activity-feed' : `https://dashboard.novu.co/activity-feed?transactionId=${encodeURIComponent(transactionId)}`;
   }
   return r;
 }

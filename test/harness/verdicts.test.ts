@@ -45,6 +45,20 @@ describe('computeVerdicts', () => {
     expect(verdictOf('RL-10', [], { idempotency: true, rateLimiting: false }).verdict).toBe('not-applicable');
   });
 
+  it('does not pass a rule on one test when another of its tests could not verify its aspect', () => {
+    const gap = record(['RL-07'], 'skipped', { outcome: 'not-verified', reason: 'Retry-After exceeds timeouts.maxRetryAfterS' });
+    expect(verdictOf('RL-07', [record(['RL-07'], 'passed'), gap])).toMatchObject({ verdict: 'not-verified', reason: expect.stringContaining('Retry-After exceeds') });
+    expect(verdictOf('TRIG-01', [record(['TRIG-01'], 'passed'), record(['TRIG-01'], 'skipped', { outcome: 'not-verified', reason: 'x' })]).verdict).toBe('not-verified');
+  });
+
+  it('passes a rule whose not-verified test checks an aspect declared optional, or a SHOULD-level case of a MUST rule', () => {
+    const longCheck = record(['IDEM-02'], 'skipped', { name: 'a keyed workflow creation repeated 25 s later is still replayed and creates nothing [IDEM-02]', outcome: 'not-verified', reason: '--long-checks' });
+    const verdict = verdictOf('IDEM-02', [record(['IDEM-02'], 'passed'), longCheck]);
+    expect(verdict.verdict).toBe('pass');
+    expect(verdict.tests.find((t) => t.status === 'not-verified')?.optional).toMatch(/retention/);
+    expect(verdictOf('RL-02', [record(['RL-02'], 'passed'), record(['RL-02'], 'skipped', { outcome: 'not-verified', reason: 'x', level: 'SHOULD' })]).verdict).toBe('pass');
+  });
+
   it('ignores deselected tests', () => {
     expect(verdictOf('TRIG-01', [record(['TRIG-01'], 'skipped', { outcome: 'deselected' })]).tests).toEqual([]);
   });

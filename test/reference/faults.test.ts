@@ -115,6 +115,7 @@ const PROBES: Record<FaultName, Probe> = {
     await c.post('/v2/topics', { key: 'a' }, { headers: { 'idempotency-key': 'k1' } });
     return (await c.post('/v2/topics', { key: 'b' }, { headers: { 'idempotency-key': 'k1' } })).headers.link;
   }),
+  'error-id-on-4xx': p(async (c) => 'errorId' in (await c.get('/v2/workflows/missing')).json),
   'text-plain-content-type': p(async (c) => (await c.get('/v1/environments')).headers['content-type']),
 
   'no-ratelimit-headers': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-limit']),
@@ -137,6 +138,15 @@ const PROBES: Record<FaultName, Probe> = {
     },
     { rateLimits: { trigger: 1 } },
   ),
+  'retry-after-in-ms': p(
+    async (c) => {
+      let r;
+      for (let i = 0; i < 6; i++) r = await trig(c, {});
+      return [r!.status, r!.headers['retry-after']];
+    },
+    { rateLimits: { trigger: 1 } },
+  ),
+  'reset-absolute-time': p(async (c) => (await c.post('/v1/subscribers/bulk', { subscribers: [] })).headers['ratelimit-reset'], { rateLimits: { configuration: 20 } }),
   'reset-zero-when-accepted': p(async (c) => (await c.post('/v1/subscribers/bulk', { subscribers: [] })).headers['ratelimit-reset'], { rateLimits: { configuration: 20 } }),
   'limit-too-generous': p(async (c) => (await trig(c, {})).headers['ratelimit-limit']),
   'limit-too-strict': p(async (c) => (await trig(c, {})).headers['ratelimit-limit']),
@@ -400,6 +410,7 @@ const PROBES: Record<FaultName, Probe> = {
   'tenant-object-rejected': withT(async (c) => (await trig(c, { tenant: { identifier: 'ten', name: 'T' } })).status),
   'agent-id-null-rejected': withT(async (c) => (await trig(c, { agentId: null })).status),
   'context-rejected': withT(async (c) => (await trig(c, { context: { tenant: 'acme' } })).status),
+  'activity-feed-link-generic': withT(async (c) => (await trig(c, {})).json.data.activityFeedLink),
   'empty-to-processed': withT(async (c) => (await trig(c, { to: [] })).json.data.status),
 
   'severity-default-high': p(async (c) => (await createWf(c)).json.data.severity),
@@ -409,6 +420,11 @@ const PROBES: Record<FaultName, Probe> = {
 
   'wrong-version-prefix': withT(async (c) => (await trig(c, {})).status),
   'workflows-under-v1': p(async (c) => (await createWf(c)).status),
+  'regional-no-ratelimit-headers': p(async (c) => (await c.get('/v1/environments', { base: c.ref.regionalBaseUrl! })).headers['ratelimit-limit'], { regional: true }),
+  'regional-no-recipient-cap': p(async (c) => {
+    await c.workflow('t');
+    return (await trig(c, { to: Array.from({ length: 101 }, (_, i) => `r${i}`) }, { base: c.ref.regionalBaseUrl! })).status;
+  }, { regional: true }),
   'regional-broken': p(async (c) => (await c.get('/v1/environments', { base: c.ref.regionalBaseUrl! })).status, { regional: true }),
   'translation-flag-ignored': p(async (c) => (await createWf(c, { isTranslationEnabled: true })).json.data.isTranslationEnabled),
   'partial-preferences-rejected': p(async (c) => (await createWf(c, { preferences: { workflow: { channels: { email: { enabled: false } } } } })).status),
