@@ -96,6 +96,36 @@ const PROBES: Record<FaultName, Probe> = {
     await createWf(c);
     return (await c.del('/v2/workflows/wf', undefined, { key: c.keys.prod })).status;
   }),
+  'cross-environment-layouts': p(async (c) => {
+    await c.post('/v2/layouts', { layoutId: 'l', name: 'L' });
+    return (await c.post('/v2/layouts/l/preview', {}, { key: c.keys.prod })).status;
+  }),
+  'cross-environment-integrations': p(async (c) => {
+    await agentSetup(c);
+    await c.post('/v1/agents', { name: 'Bot', identifier: 'bot' }, { key: c.keys.prod });
+    return (await c.post('/v1/agents/bot/integrations', { integrationIdentifier: 'slack-1' }, { key: c.keys.prod })).status;
+  }),
+  'cross-environment-agent-links': p(async (c) => {
+    await agentSetup(c);
+    return (await c.get('/v1/agents/bot/integrations', { key: c.keys.prod })).status;
+  }),
+  'idempotency-shared-across-environments': p(async (c) => {
+    const keyed = { headers: { 'idempotency-key': 'k1' } };
+    await c.post('/v2/topics', { key: 'k' }, keyed);
+    return (await c.post('/v2/topics', { key: 'k' }, { ...keyed, key: c.keys.prod })).headers['idempotency-replay'];
+  }),
+  'idempotency-before-auth': p(async (c) => {
+    const keyed = { headers: { 'idempotency-key': 'k1' } };
+    await c.post('/v2/topics', { key: 'k' }, keyed);
+    return (await c.post('/v2/topics', { key: 'k' }, { ...keyed, key: null })).status;
+  }),
+  'restricted-replayed': p(async (c) => {
+    const keyed = { headers: { 'idempotency-key': 'k1' } };
+    await c.post('/v2/topics', { key: 'k' }, keyed);
+    return (await c.post('/v2/topics', { key: 'k' }, { ...keyed, key: c.keys.restricted })).status;
+  }),
+  'x-api-key-accepted': p(async (c) => (await c.get('/v1/environments', { key: null, headers: { 'x-api-key': c.keys.dev } })).status),
+  'query-api-key-accepted': p(async (c) => (await c.get(`/v1/environments?apiKey=${c.keys.dev}`, { key: null })).status),
 
   'error-body-missing-path': p(async (c) => 'path' in (await c.get('/v2/workflows/none')).json),
   'error-body-missing-timestamp': p(async (c) => 'timestamp' in (await c.get('/v2/workflows/none')).json),
