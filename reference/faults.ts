@@ -19,7 +19,7 @@ export const FAULTS = {
   'cross-environment-agent-links': { rules: ['AUTH-05'], description: 'Agents and their integration links of the other environment are found, listed, re-pointed and deleted with this environment\'s key' },
   'idempotency-shared-across-environments': { rules: ['AUTH-05'], description: 'Idempotency keys are cached per organization: the other environment\'s keyed request with the same key and body is answered with this environment\'s replay and creates nothing' },
   'idempotency-before-auth': { rules: ['AUTH-01', 'AUTH-06'], description: 'The idempotency cache sits before authentication: a keyed POST/PATCH without Authorization is answered with the replay of an authorized request\'s answer' },
-  'restricted-replayed': { rules: ['AUTH-04', 'AUTH-06'], description: 'The restricted key\'s keyed write is answered with the replay of an authorized request that used the same key instead of 403' },
+  'restricted-replayed': { rules: ['AUTH-04'], description: 'The restricted key\'s keyed write is answered with the replay of an authorized request that used the same key instead of 403' },
   'x-api-key-accepted': { rules: ['AUTH-01'], description: 'A request without Authorization is authenticated by a key in an `X-Api-Key` header' },
   'query-api-key-accepted': { rules: ['AUTH-01'], description: 'A request without Authorization is authenticated by a key in the `apiKey` query parameter' },
   // ERR
