@@ -101,6 +101,7 @@ export const FAULTS = {
   'ts-subscriber-only-ignored': { rules: ['TS-02'], description: 'An entry with only `subscriberId` removes only the first of the subscriber\'s subscriptions' },
   'ts-no-partial-errors': { rules: ['TS-03'], description: 'Unknown subscribers are silently counted as successful and absent from `errors`' },
   'ts-partial-400': { rules: ['TS-03'], description: 'A partial success answers 400 instead of 200' },
+  'ts-partial-207': { rules: ['TS-08'], deployedOnly: true, description: 'A partial success answers 207 Multi-Status instead of the deployed 200 (a 2xx the spec allows)' },
   'ts-wrong-total': { rules: ['TS-04'], description: '`meta.totalCount` counts removed subscriptions, not entries' },
   'ts-cap-off': { rules: ['TS-05'], description: '101 `subscriptions` entries are accepted' },
   'ts-cap-off-by-one': { rules: ['TS-05'], description: 'Exactly 100 `subscriptions` entries are rejected' },

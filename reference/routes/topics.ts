@@ -118,7 +118,8 @@ function deleteSubscriptions(ctx: RequestContext) {
   const allFailed = entries.length > 0 && errors.length === entries.length;
   const partial = errors.length > 0 && !allFailed;
   const status = allFailed || (partial && app.has('ts-partial-400')) ? 400 : 200;
-  if (status === 200) return { status, body: { data, meta, errors } };
+  // fault `ts-partial-207`: a partial success answers 207 Multi-Status (the spec leaves the status open)
+  if (status === 200) return { status: partial && app.has('ts-partial-207') ? 207 : status, body: { data, meta, errors } };
   // the 400 carries the result and the common error fields: the official client reads every 400 as ErrorDto
   const message = allFailed ? 'No subscription could be deleted' : 'Some subscriptions could not be deleted';
   return { status, body: { statusCode: 400, timestamp: nowIso(), path: ctx.url, message, data, meta, errors } };

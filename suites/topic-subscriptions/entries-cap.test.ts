@@ -84,7 +84,7 @@ conformance(['TS-05', 'TS-06'], 'accepts 100 subscriptions entries and 100 subsc
 conformance(['TS-06', 'CLIENT-04'], 'an empty string in subscriberIds fails as an unknown subscriber while the other ids are removed', async (ctx) => {
   const { topicKey, subscriber } = await subscribedTopic(ctx, ['a']);
   const res = await deleteSubscriptions(ctx.api, topicKey, { subscriberIds: ['', subscriber.a] });
-  expect(res.status, `subscriberIds ["", a subscribed id] is processed as a partial success, got ${res.status} ${res.text.slice(0, 300)}`).toBe(200);
+  expect(res.status >= 200 && res.status < 300, `subscriberIds ["", a subscribed id] is processed as a partial success (2xx), got ${res.status} ${res.text.slice(0, 300)}`).toBe(true);
   const body = (res.json ?? {}) as DeleteResult;
   expect(body.meta, 'one entry removed, the empty one failed').toEqual(expect.objectContaining({ totalCount: 2, successful: 1, failed: 1 }));
   expectEntryErrors(body, [''], 'SUBSCRIBER_NOT_FOUND', 'the empty subscriber id');

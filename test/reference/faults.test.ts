@@ -326,6 +326,7 @@ const PROBES: Record<FaultName, Probe> = {
   'ts-shared-cap': tsProbe(async (c) => (await delSubs(c, { subscriptions: ghosts(60), subscriberIds: ghosts(60).map((g) => g.subscriberId) })).status),
   'ts-cap-counts-subscriber-entries': tsProbe(async (c) => (await delSubs(c, { subscriptions: ghosts(101).map((g) => ({ identifier: `t:${g.subscriberId}` })) })).status),
   'ts-cap-per-entry-kind': tsProbe(async (c) => (await delSubs(c, { subscriptions: [...ghosts(50), ...ghosts(51).map((g) => ({ identifier: `t:${g.subscriberId}` }))] })).status),
+  'ts-partial-207': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{ subscriberId: 'a' }, { subscriberId: 'ghost' }] })).status),
   'ts-cap-off': tsProbe(async (c) => (await delSubs(c, { subscriptions: ghosts(101) })).status),
   'ts-cap-off-by-one': tsProbe(async (c) => (await delSubs(c, { subscriptions: ghosts(100) })).status),
   'ts-cap-partial-remove': tsProbe(async (c) => {
