@@ -108,6 +108,10 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
           fractionalReset: faults.has('fractional-reset'),
           resetZeroWhenAccepted: faults.has('reset-zero-when-accepted'),
           malformedPolicy: faults.has('malformed-policy-header'),
+          ietfPolicy: faults.has('ratelimit-policy-ietf'),
+          absoluteReset: faults.has('absolute-reset'),
+          retryAfterMilliseconds: faults.has('retry-after-milliseconds'),
+          remainingOneHigh: faults.has('remaining-one-high'),
           sharedBuckets: faults.has('shared-buckets'),
           burstAllowance: faults.has('burst-below-limit') ? -0.1 : undefined,
         });

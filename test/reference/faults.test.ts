@@ -151,6 +151,16 @@ const PROBES: Record<FaultName, Probe> = {
   'malformed-policy-header': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-policy']),
   'burst-below-limit': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-policy']),
   'fractional-reset': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-reset']),
+  'absolute-reset': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-reset']),
+  'retry-after-milliseconds': p(async (c) => {
+    await c.get('/v1/environments');
+    return (await c.get('/v1/environments')).headers['retry-after'];
+  }, { rateLimits: { global: 0.2 } }),
+  'ratelimit-policy-ietf': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-policy']),
+  'remaining-one-high': p(async (c) => {
+    await c.get('/v1/environments');
+    return (await c.get('/v1/environments')).headers['ratelimit-remaining'];
+  }),
   'remaining-not-decremented': p(
     async (c) => {
       await c.get('/v1/environments');
