@@ -32,6 +32,8 @@ export const FAULTS = {
   'method-not-allowed-500': { rules: ['ERR-04'], description: 'An unsupported method on a known path is answered 500 (with errorId) instead of 405' },
   'no-body-limit': { rules: ['ERR-05'], description: 'Request bodies of any size are accepted (no 413)' },
   'no-uri-limit': { rules: ['ERR-06'], description: 'Overlong URIs are routed as usual (no 414)' },
+  'html-413': { rules: ['ERR-05'], description: 'An oversized body gets 413 as an HTML page (text/html), not the common error body in JSON' },
+  'html-414': { rules: ['ERR-06'], description: 'An overlong URI gets 414 as an HTML page (text/html), not the common error body in JSON' },
   'media-type-ignored': { rules: ['ERR-07'], description: 'Bodies are parsed as JSON whatever their Content-Type (no 415)' },
   'no-idempotency-link': { rules: ['ERR-10'], description: 'Idempotency 409/422 responses carry no Link header' },
   'text-plain-content-type': { rules: ['ERR-09'], description: 'JSON responses are labelled `Content-Type: text/plain`' },

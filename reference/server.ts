@@ -262,7 +262,15 @@ export class Pipeline {
     extra?: Record<string, unknown>,
   ): void {
     if (status === 404 && this.o.app.has('not-found-as-400')) status = 400;
+    // faults `html-413` and `html-414`: a proxy's HTML page instead of the common error body
+    if ((status === 413 && this.o.app.has('html-413')) || (status === 414 && this.o.app.has('html-414'))) return this.writeHtml(res, status, headers);
     this.write(res, status, JSON.stringify(this.errorBody(status, url, message, extra)), headers);
+  }
+
+  private writeHtml(res: ServerResponse, status: number, headers: Record<string, string>): void {
+    const text = `<html><head><title>${status}</title></head><body><center><h1>${status}</h1></center><hr><center>nginx</center></body></html>`;
+    res.writeHead(status, { ...headers, 'Content-Type': 'text/html', 'Content-Length': String(Buffer.byteLength(text)) });
+    res.end(text);
   }
 
   private write(res: ServerResponse, status: number, text: string | undefined, headers: Record<string, string>): void {

@@ -138,6 +138,8 @@ const PROBES: Record<FaultName, Probe> = {
   }),
   'not-found-as-400': p(async (c) => (await c.get('/v2/workflows/nope')).status),
   'method-not-allowed-500': p(async (c) => (await c.call('PUT', '/v1/environments')).status),
+  'html-413': withT(async (c) => (await trig(c, { payload: { big: 'x'.repeat(600 * 1024) } })).headers['content-type']),
+  'html-414': p(async (c) => (await c.get(`/v1/environments?f=${'a'.repeat(5000)}`)).headers['content-type']),
   'no-body-limit': withT(async (c) => (await trig(c, { payload: { big: 'x'.repeat(600 * 1024) } })).status),
   'no-uri-limit': p(async (c) => (await c.get(`/v1/environment-variables?search=${'a'.repeat(5000)}`)).status),
   'media-type-ignored': p(async (c) => (await c.call('POST', '/v2/topics', { rawBody: '{"key":"k"}', headers: { 'content-type': 'text/plain' } })).status),
