@@ -68,6 +68,7 @@ export const FAULTS = {
   'in-flight-409-without-message': { rules: ['IDEM-03'], description: 'The 409 for an in-flight duplicate carries an empty `message` (found by mutation testing)' },
   'no-idempotency-key-echo': { rules: ['IDEM-04'], description: 'Responses do not echo the Idempotency-Key header' },
   'replay-consumes-token': { rules: ['IDEM-08'], description: 'Replayed requests consume a rate-limit token' },
+  'keyed-get-overwrites-key': { rules: ['IDEM-07'], description: 'A keyed GET stores its answer under the key, over what a POST stored: the POST repeated with the key is then refused 422 instead of replayed' },
   // WF
   'workflow-response-missing-slug': { rules: ['WF-01'], description: 'The workflow response has no `slug`' },
   'workflow-create-200': { rules: ['WF-01'], description: 'Workflow creation answers 200 instead of 201' },

@@ -212,6 +212,8 @@ export class Pipeline {
       if (result.status >= 500) idempotency!.release(idemKey);
       else idempotency!.complete(idemKey, fingerprint, { status: result.status, body: text, headers: { ...(result.headers ?? {}) } });
     }
+    // fault `keyed-get-overwrites-key`: a keyed GET stores its own answer under the key, over the POST's
+    if (method === 'GET' && rawKey !== undefined && idempotency && app.has('keyed-get-overwrites-key')) idempotency.complete(idemKey, `GET ${url}`, { status: result.status, body: text, headers: {} });
     if (replayed) headers['Idempotency-Replay'] = 'true';
     this.write(res, result.status, text, headers);
   }

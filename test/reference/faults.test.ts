@@ -109,6 +109,12 @@ const PROBES: Record<FaultName, Probe> = {
     await agentSetup(c);
     return (await c.get('/v1/agents/bot/integrations', { key: c.keys.prod })).status;
   }),
+  'keyed-get-overwrites-key': p(async (c) => {
+    const keyed = { headers: { 'idempotency-key': 'k1' } };
+    await c.post('/v2/topics', { key: 'k' }, keyed);
+    await c.get('/v1/environments', keyed);
+    return (await c.post('/v2/topics', { key: 'k' }, keyed)).status;
+  }),
   'idempotency-shared-across-environments': p(async (c) => {
     const keyed = { headers: { 'idempotency-key': 'k1' } };
     await c.post('/v2/topics', { key: 'k' }, keyed);
