@@ -152,6 +152,7 @@ export const FAULTS = {
   'environment-bad-type': { rules: ['ENV-01'], description: 'The production environment has `type: "production"`' },
   'foreign-organization-listed': { rules: ['ENV-02'], description: 'A third environment of another organization is listed' },
   'own-environment-missing': { rules: ['ENV-02'], description: 'The caller\'s own environment is not listed' },
+  'other-environments-unlisted': { rules: ['ENV-02'], description: 'Only the caller key\'s own environment is listed, not the organization\'s other environments' },
   'api-keys-leaked': { rules: ['ENV-03'], description: 'apiKeys are listed on every environment (also for the restricted key)' },
   // PREF
   'pref-global-ignored': { rules: ['PREF-01'], description: 'Global channel updates answer 200 but are not applied' },

@@ -115,6 +115,7 @@ const PROBES: Record<FaultName, Probe> = {
     await c.get('/v1/environments', keyed);
     return (await c.post('/v2/topics', { key: 'k' }, keyed)).status;
   }),
+  'other-environments-unlisted': p(async (c) => (await envs(c)).length),
   'idempotency-shared-across-environments': p(async (c) => {
     const keyed = { headers: { 'idempotency-key': 'k1' } };
     await c.post('/v2/topics', { key: 'k' }, keyed);
