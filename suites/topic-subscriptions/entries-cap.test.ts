@@ -61,11 +61,11 @@ async function checkCap(ctx: ConformanceContext, form: Form): Promise<void> {
   }, { timeoutMs: target.timeouts.eventuallyMs });
 }
 
-for (const form of Object.keys(FORMS) as Form[]) {
-  const rule = FORMS[form] === 'subscriptions' ? 'TS-05' : 'TS-06';
-  const title = rule === 'TS-05' ? `rejects 101 subscriptions entries (${form}) without removing any, and accepts exactly 100` : 'the deprecated subscriberIds removes subscriptions, rejects 101 ids without removing any and accepts 100';
-  conformance(rule, title, (ctx) => checkCap(ctx, form));
+for (const form of (Object.keys(FORMS) as Form[]).filter((f) => FORMS[f] === 'subscriptions')) {
+  conformance('TS-05', `rejects 101 subscriptions entries (${form}) without removing any, and accepts exactly 100`, (ctx) => checkCap(ctx, form));
 }
+
+conformance('TS-06', 'the deprecated subscriberIds removes subscriptions, rejects 101 ids without removing any and accepts 100', (ctx) => checkCap(ctx, 'deprecated subscriberIds'));
 
 // Each array has its own cap: 100 in `subscriptions` and 100 in `subscriberIds` together are within both.
 conformance(['TS-05', 'TS-06'], 'accepts 100 subscriptions entries and 100 subscriberIds in one request: the two arrays do not share one cap', async (ctx) => {
