@@ -29,6 +29,24 @@ export function authenticate(app: App, header: string | undefined): ApiKeyRecord
   return null;
 }
 
+/**
+ * The Authorization header the request is judged by. Only that header carries a credential; the faults
+ * `x-api-key-accepted` and `query-api-key-accepted` also take a key from `X-Api-Key` or `?apiKey=`.
+ */
+export function credentialHeader(app: App, headers: Record<string, string | string[] | undefined>, query: URLSearchParams): string | undefined {
+  const authorization = first(headers.authorization);
+  if (authorization !== undefined) return authorization;
+  const xApiKey = first(headers['x-api-key']);
+  if (xApiKey !== undefined && app.has('x-api-key-accepted')) return `ApiKey ${xApiKey}`;
+  const queryKey = query.get('apiKey');
+  if (queryKey !== null && app.has('query-api-key-accepted')) return `ApiKey ${queryKey}`;
+  return undefined;
+}
+
+function first(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 /** The restricted key may read but never write. */

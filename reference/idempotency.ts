@@ -1,4 +1,4 @@
-// Organization-wide idempotency-key store: in-flight lock, cached replays, lazy expiry.
+// Idempotency-key store (the server scopes keys per environment): in-flight lock, cached replays, lazy expiry.
 
 import { COMPLETED_TTL_MS, IN_PROGRESS_TTL_MS } from './idempotency-ttl.ts';
 
@@ -50,6 +50,12 @@ export class IdempotencyStore {
 
   complete(key: string, fingerprint: string, response: StoredResponse, now = Date.now()): void {
     this.entries.set(key, { fingerprint, state: 'done', expiresAt: now + this.completedTtlMs, response });
+  }
+
+  /** The answer stored for a completed key, without taking part in the protocol (for faults). */
+  stored(key: string, now = Date.now()): StoredResponse | undefined {
+    const e = this.entries.get(key);
+    return e && e.state === 'done' && e.expiresAt > now ? e.response : undefined;
   }
 
   /** Forgets an in-flight key (5xx, 429): the next request with it is processed afresh. */

@@ -111,6 +111,10 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
           retryAfterMs: faults.has('retry-after-in-ms'),
           resetAbsolute: faults.has('reset-absolute-time'),
           malformedPolicy: faults.has('malformed-policy-header'),
+          ietfPolicy: faults.has('ratelimit-policy-ietf'),
+          absoluteReset: faults.has('absolute-reset'),
+          retryAfterMilliseconds: faults.has('retry-after-milliseconds'),
+          remainingOneHigh: faults.has('remaining-one-high'),
           sharedBuckets: faults.has('shared-buckets'),
           burstAllowance: faults.has('burst-below-limit') ? -0.1 : undefined,
         });

@@ -14,6 +14,11 @@ export interface RateLimitConfig {
   /** RateLimit-Reset as the epoch second the bucket is refilled at, instead of seconds to wait. */
   resetAbsolute?: boolean;
   malformedPolicy?: boolean;
+  /** RateLimit-Policy in the IETF structured form `"<category>";q=<limit>;w=<seconds>` (allowed by RL-02). */
+  ietfPolicy?: boolean;
+  absoluteReset?: boolean;
+  retryAfterMilliseconds?: boolean;
+  remainingOneHigh?: boolean;
   sharedBuckets?: boolean;
   /** The burst over the window's limit, as a fraction (the deployed plans: 0.1). */
   burstAllowance?: number;
@@ -82,13 +87,16 @@ export class RateLimiter {
       const burst = Math.floor(limit * (1 + (config.burstAllowance ?? 0.1)));
       const base = config.malformedPolicy
         ? `limit=${limit}, window=${w}s`
-        : `${limit};w=${w};burst=${burst};comment="token bucket";category="${category}"`;
+        : config.ietfPolicy
+          ? `"${category}";q=${limit};w=${w}`
+          : `${limit};w=${w};burst=${burst};comment="token bucket";category="${category}"`;
+      const whole = config.malformedPolicy || config.ietfPolicy;
       return {
         limit,
         burst,
         rps,
-        policySingle: config.malformedPolicy ? base : `${base};cost="single";serviceLevel="team"`,
-        policyBulk: config.malformedPolicy ? base : `${base};cost="bulk";serviceLevel="team"`,
+        policySingle: whole ? base : `${base};cost="single";serviceLevel="team"`,
+        policyBulk: whole ? base : `${base};cost="bulk";serviceLevel="team"`,
       };
     };
     this.policies = { trigger: make('trigger'), configuration: make('configuration'), global: make('global') };
@@ -141,10 +149,14 @@ export class RateLimiter {
     if (this.config.fractionalReset) reset = (wait === 0 ? 0.42 : wait + 0.001).toFixed(3);
     // why: fault `reset-zero-when-accepted` says 0 on every accepted response, whatever the bucket still holds
     else reset = String(allowed ? (this.config.resetZeroWhenAccepted ? 0 : Math.ceil(wait)) : Math.max(1, Math.ceil(wait)));
-    const remaining = this.config.remainingNotDecremented ? p.burst : Math.min(p.burst, Math.max(0, Math.floor(b.tokens)));
+    // why: faults `absolute-reset` (the Unix time of the refill) and `retry-after-milliseconds` (the 429's wait in ms)
+    if (this.config.absoluteReset) reset = String(Math.ceil(Date.now() / 1000 + Number(reset)));
+    const retryAfter = this.config.retryAfterMilliseconds ? String(Number(reset) * 1000) : reset;
+    const tokens = Math.floor(b.tokens) + (this.config.remainingOneHigh ? 1 : 0);
+    const remaining = this.config.remainingNotDecremented ? p.burst : Math.min(p.burst, Math.max(0, tokens));
     return {
       allowed,
-      retryAfter: reset,
+      retryAfter,
       headers: {
         'RateLimit-Limit': String(p.limit),
         'RateLimit-Remaining': String(remaining),

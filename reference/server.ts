@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { App, HandlerResult, RequestContext, RouteDef } from './context.ts';
 import { HttpError, ValidationError } from './errors.ts';
-import { authenticate, isForbidden } from './auth.ts';
+import { authenticate, credentialHeader, isForbidden } from './auth.ts';
+import { environmentSeenBy } from './isolation-faults.ts';
 import type { Router } from './router.ts';
 import type { RateLimiter, RateLimitDecision } from './rate-limiter.ts';
 import {
@@ -78,11 +79,20 @@ export class Pipeline {
     }
 
     // AUTH-06: authentication is decided before any handler or idempotency lookup, so a 401/403 reveals nothing and replays nothing
-    const auth = authenticate(app, headerValue(req.headers.authorization));
+    const keyed = rawKey !== undefined && idempotency !== null && (method === 'POST' || method === 'PATCH');
+    // fault `idempotency-before-auth`: a cache in front of authentication replays any environment's answer
+    const cachedBeforeAuth = keyed && app.has('idempotency-before-auth') ? app.org.environments.map((e) => idempotency.stored(scopedKey(e._id, rawKey))).find((r) => r) : undefined;
+    if (cachedBeforeAuth) {
+      req.resume();
+      return this.sendReplay(res, cachedBeforeAuth, headers);
+    }
+    const auth = authenticate(app, credentialHeader(app, req.headers, new URLSearchParams(q >= 0 ? url.slice(q + 1) : '')));
     if (!auth) {
       req.resume();
       return this.sendError(res, url, 401, 'API Key not found', headers);
     }
+    // AUTH-05: one environment's keys never reach another environment's cached answers
+    const idemKey = rawKey === undefined ? '' : app.has('idempotency-shared-across-environments') ? rawKey : scopedKey(auth.envId, rawKey);
     const route: RouteDef = match.route;
     const cost = route.bulk && !app.has('bulk-costs-one') ? 100 : 1;
     const bulk = !!route.bulk;
@@ -100,6 +110,9 @@ export class Pipeline {
     }
     if (isForbidden(auth, method) && !app.has('restricted-can-write')) {
       req.resume();
+      // fault `restricted-replayed`: the forbidden check comes after the cache, so a used key replays its answer
+      const cached = keyed && app.has('restricted-replayed') ? idempotency.stored(idemKey) : undefined;
+      if (cached) return this.sendReplay(res, cached, headers);
       peek();
       const status = app.has('restricted-gets-401') ? 401 : 403;
       return this.sendError(res, url, status, 'This API key is not permitted to perform this operation', headers);
@@ -136,7 +149,7 @@ export class Pipeline {
     let replayed = false;
     if (idemApplies) {
       fingerprint = method + ' ' + url + ' ' + (app.has('idempotency-body-delimiters-ignored') ? canonicalJson(body).replace(/[[\]{},]/g, '') : canonicalJson(body));
-      const r = idempotency.begin(rawKey, fingerprint);
+      const r = idempotency.begin(idemKey, fingerprint);
       if (r.kind === 'replay' && !app.has('replay-reprocesses')) {
         if (limiter && !app.has('no-ratelimit-headers')) {
           const d = app.has('replay-consumes-token') ? limiter.consume(envId, route.category, cost, bulk) : limiter.peek(envId, route.category, cost, bulk);
@@ -165,7 +178,7 @@ export class Pipeline {
       if (!app.has('no-ratelimit-headers')) Object.assign(headers, d.headers);
       if (!d.allowed) {
         // why: the request was not processed, so its key must not hold a retry off (RL-07)
-        if (idemApplies && !app.has('keyed-429-keeps-key')) idempotency!.release(rawKey!);
+        if (idemApplies && !app.has('keyed-429-keeps-key')) idempotency!.release(idemKey);
         if (!app.has('no-retry-after')) headers['Retry-After'] = d.retryAfter;
         return this.sendError(res, url, 429, 'API rate limit exceeded', headers);
       }
@@ -182,7 +195,7 @@ export class Pipeline {
       query: new URLSearchParams(q >= 0 ? url.slice(q + 1) : ''),
       params: match.params,
       body,
-      env: app.has('shared-environment-state') ? app.org.dev : app.org.environment(envId),
+      env: app.has('shared-environment-state') ? app.org.dev : environmentSeenBy(app, app.org.environment(envId)),
       auth,
       app,
     };
@@ -196,9 +209,11 @@ export class Pipeline {
     if (result.headers) Object.assign(headers, result.headers);
     const text = result.body === undefined ? undefined : JSON.stringify(result.body);
     if (idemApplies) {
-      if (result.status >= 500) idempotency!.release(rawKey!);
-      else idempotency!.complete(rawKey!, fingerprint, { status: result.status, body: text, headers: { ...(result.headers ?? {}) } });
+      if (result.status >= 500) idempotency!.release(idemKey);
+      else idempotency!.complete(idemKey, fingerprint, { status: result.status, body: text, headers: { ...(result.headers ?? {}) } });
     }
+    // fault `keyed-get-overwrites-key`: a keyed GET stores its own answer under the key, over the POST's
+    if (method === 'GET' && rawKey !== undefined && idempotency && app.has('keyed-get-overwrites-key')) idempotency.complete(idemKey, `GET ${url}`, { status: result.status, body: text, headers: {} });
     if (replayed) headers['Idempotency-Replay'] = 'true';
     this.write(res, result.status, text, headers);
   }
@@ -249,7 +264,15 @@ export class Pipeline {
     extra?: Record<string, unknown>,
   ): void {
     if (status === 404 && this.o.app.has('not-found-as-400')) status = 400;
+    // faults `html-413` and `html-414`: a proxy's HTML page instead of the common error body
+    if ((status === 413 && this.o.app.has('html-413')) || (status === 414 && this.o.app.has('html-414'))) return this.writeHtml(res, status, headers);
     this.write(res, status, JSON.stringify(this.errorBody(status, url, message, extra)), headers);
+  }
+
+  private writeHtml(res: ServerResponse, status: number, headers: Record<string, string>): void {
+    const text = `<html><head><title>${status}</title></head><body><center><h1>${status}</h1></center><hr><center>nginx</center></body></html>`;
+    res.writeHead(status, { ...headers, 'Content-Type': 'text/html', 'Content-Length': String(Buffer.byteLength(text)) });
+    res.end(text);
   }
 
   private write(res: ServerResponse, status: number, text: string | undefined, headers: Record<string, string>): void {
@@ -263,6 +286,11 @@ export class Pipeline {
       res.end();
     }
   }
+}
+
+/** Idempotency keys are remembered per environment: the same key in two environments names two requests. */
+function scopedKey(envId: string, key: string): string {
+  return `${envId} ${key}`;
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

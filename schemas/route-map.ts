@@ -37,7 +37,7 @@ export const ROUTES: readonly RouteEntry[] = [
     statuses: [200], schema: 'AgentIntegrationResponseDto', unwrap: true,
   },
   // its {data, meta, errors} body is the result itself, never a wrapper; 400 carries it when every entry failed
-  { operation: 'delete topic subscriptions', method: 'DELETE', template: '/v2/topics/{topicKey}/subscriptions', statuses: [200], schema: 'DeleteTopicSubscriptionsResponseDto', unwrap: false },
+  { operation: 'delete topic subscriptions', method: 'DELETE', template: '/v2/topics/{topicKey}/subscriptions', statuses: [200, 207], schema: 'DeleteTopicSubscriptionsResponseDto', unwrap: false },
   {
     operation: 'delete topic subscriptions', method: 'DELETE', template: '/v2/topics/{topicKey}/subscriptions', statuses: [400],
     schema: 'DeleteTopicSubscriptionsResponseDto', unwrap: false, when: (b) => isObject(b) && 'meta' in b,

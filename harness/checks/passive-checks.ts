@@ -109,8 +109,13 @@ export const PASSIVE_CHECKS: readonly PassiveCheck[] = [
       }
       const parsed = parseRateLimitPolicy(h['ratelimit-policy']);
       if (!parsed.ok) return parsed.error;
-      if (h['ratelimit-remaining'] !== undefined && Number(h['ratelimit-remaining']) > parsed.policy.burst) {
+      // the IETF form states no burst, so its Remaining has no bound here
+      if (parsed.policy.burstStated && h['ratelimit-remaining'] !== undefined && Number(h['ratelimit-remaining']) > parsed.policy.burst) {
         return `RateLimit-Remaining ${h['ratelimit-remaining']} exceeds the policy's burst ${parsed.policy.burst}`;
+      }
+      // seconds to wait: beyond the window is an absolute time or another unit
+      for (const name of ['ratelimit-reset', 'retry-after']) {
+        if (h[name] !== undefined && Number(h[name]) > parsed.policy.w) return `${name} is ${h[name]}, beyond the policy's window of ${parsed.policy.w} s: not the seconds to wait (an absolute time, or milliseconds?)`;
       }
       return undefined;
     },

@@ -160,7 +160,8 @@ export class ApiClient {
 
     const exchange: Exchange = {
       method,
-      url: url.toString(),
+      // a key sent in the query (AUTH-01's probes) is redacted like one in a header
+      url: this.redactor.text(url.toString()),
       requestHeaders: {
         ...Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, this.redactor.text(v)])),
         // the transport frames the body itself; recorded so the exchange (and its curl reproducer) says how

@@ -8,9 +8,10 @@ import type { EnvironmentVariable } from '../store.ts';
 export const SECRET_MASK = '\u2022'.repeat(8);
 export const MAX_SEARCH_LENGTH = 256;
 
-function maskValue(app: App, v: EnvironmentVariable, value: string): string {
+function maskValue(app: App, v: EnvironmentVariable, value: string, ownEnvironment: boolean): string {
   if (v.isSecret) {
-    if (app.has('unmasked-secrets')) return value;
+    if (app.has('unmasked-secrets') || (app.has('other-environment-secrets-unmasked') && !ownEnvironment)) return value;
+    if (app.has('secret-mask-base64')) return Buffer.from(value).toString('base64');
     if (app.has('secret-mask-contains-plaintext')) return '\u2022'.repeat(4) + value;
     return SECRET_MASK;
   }
@@ -26,7 +27,7 @@ export function variableDto(ctx: RequestContext, v: EnvironmentVariable): Record
     key: v.key,
     type: v.type,
     isSecret: v.isSecret,
-    values: values.map((x) => ({ _environmentId: x._environmentId, value: maskValue(app, v, x.value) })),
+    values: values.map((x) => ({ _environmentId: x._environmentId, value: maskValue(app, v, x.value, x._environmentId === ctx.auth.envId) })),
     createdAt: v.createdAt,
     updatedAt: v.updatedAt,
   };
@@ -42,7 +43,8 @@ function list(ctx: RequestContext) {
   if (search !== null) {
     const max = app.has('search-limit-off-by-one') ? MAX_SEARCH_LENGTH - 1 : MAX_SEARCH_LENGTH;
     // why: characters, not UTF-16 units (an emoji is one character), as JSON Schema and the deployed validator count
-    if ([...search].length > max && !app.has('search-length-unchecked')) {
+    const length = app.has('search-length-in-bytes') ? Buffer.byteLength(search) : [...search].length;
+    if (length > max && !app.has('search-length-unchecked')) {
       const errs = new FieldErrors();
       errs.add('search', `search must be shorter than or equal to ${MAX_SEARCH_LENGTH} characters`, search);
       errs.throwIfAny();
@@ -56,7 +58,8 @@ function list(ctx: RequestContext) {
     } else {
       const prefix = app.has('search-prefix-only');
       const re = new RegExp((prefix ? '^' : '') + escapeRegExp(search), app.has('search-case-sensitive') ? '' : 'i');
-      vars = vars.filter((v) => re.test(v.key));
+      // fault `search-matches-values`: the filter also looks at the values
+      vars = vars.filter((v) => re.test(v.key) || (app.has('search-matches-values') && v.values.some((x) => re.test(x.value))));
     }
   }
   const dtos = vars.map((v) => variableDto(ctx, v));

@@ -28,6 +28,7 @@ function list(ctx: RequestContext) {
   };
   let envs = org.environments;
   if (app.has('own-environment-missing')) envs = envs.filter((e) => e._id !== auth.envId);
+  if (app.has('other-environments-unlisted')) envs = envs.filter((e) => e._id === auth.envId);
   const out = envs.map(dto);
   if (app.has('foreign-organization-listed')) {
     out.push({ _id: objectId(), name: 'Staging', _organizationId: objectId(), identifier: 'foreign', type: 'dev', slug: 'staging' });

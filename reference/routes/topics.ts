@@ -49,6 +49,14 @@ interface DeleteEntry {
   subscriberId?: string;
 }
 
+/** The entries the cap counts: all of them (the faults count one kind only, or each kind apart). */
+function cappedCount(app: RequestContext['app'], entries: unknown[]): number {
+  const bySubscriber = entries.filter((e) => !isPlainObject(e) || e.subscriberId !== undefined).length;
+  if (app.has('ts-cap-counts-subscriber-entries')) return bySubscriber;
+  if (app.has('ts-cap-per-entry-kind')) return Math.max(bySubscriber, entries.length - bySubscriber);
+  return entries.length;
+}
+
 function deleteSubscriptions(ctx: RequestContext) {
   const { app } = ctx;
   const b = objectBody(ctx);
@@ -59,7 +67,7 @@ function deleteSubscriptions(ctx: RequestContext) {
   if (b.subscriptions !== undefined) {
     if (!Array.isArray(b.subscriptions)) errs.add('subscriptions', 'subscriptions must be an array', b.subscriptions);
     else {
-      if (b.subscriptions.length > cap && !app.has('ts-cap-off')) {
+      if (cappedCount(app, b.subscriptions) > cap && !app.has('ts-cap-off')) {
         overCap = true;
         errs.add('subscriptions', `subscriptions must contain no more than ${MAX_SUBSCRIPTION_ENTRIES} elements`);
       }
@@ -81,7 +89,9 @@ function deleteSubscriptions(ctx: RequestContext) {
   if (b.subscriberIds !== undefined && !app.has('ts-deprecated-ignored')) {
     if (!Array.isArray(b.subscriberIds)) errs.add('subscriberIds', 'subscriberIds must be an array', b.subscriberIds);
     else {
-      if (b.subscriberIds.length > MAX_SUBSCRIPTION_ENTRIES && !app.has('ts-cap-off-deprecated')) {
+      // fault `ts-shared-cap`: both arrays count against one cap
+      const counted = b.subscriberIds.length + (app.has('ts-shared-cap') && Array.isArray(b.subscriptions) ? b.subscriptions.length : 0);
+      if (counted > MAX_SUBSCRIPTION_ENTRIES && !app.has('ts-cap-off-deprecated')) {
         overCap = true;
         errs.add('subscriberIds', `subscriberIds must contain no more than ${MAX_SUBSCRIPTION_ENTRIES} elements`);
       }
@@ -108,7 +118,8 @@ function deleteSubscriptions(ctx: RequestContext) {
   const allFailed = entries.length > 0 && errors.length === entries.length;
   const partial = errors.length > 0 && !allFailed;
   const status = allFailed || (partial && app.has('ts-partial-400')) ? 400 : 200;
-  if (status === 200) return { status, body: { data, meta, errors } };
+  // fault `ts-partial-207`: a partial success answers 207 Multi-Status (the spec leaves the status open)
+  if (status === 200) return { status: partial && app.has('ts-partial-207') ? 207 : status, body: { data, meta, errors } };
   // the 400 carries the result and the common error fields: the official client reads every 400 as ErrorDto
   const message = allFailed ? 'No subscription could be deleted' : 'Some subscriptions could not be deleted';
   return { status, body: { statusCode: 400, timestamp: nowIso(), path: ctx.url, message, data, meta, errors } };

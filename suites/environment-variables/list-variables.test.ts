@@ -1,7 +1,8 @@
 // EV-01..EV-03: the list, secret masking and stored non-secret values.
 import { expect } from 'vitest';
 import { conformance } from '../../fixtures/conformance.ts';
-import { listVariables, listedVariables } from '../../fixtures/environment-variables/variables.ts';
+import { listVariables, listedVariables, SEARCH_PARAM, type Variable } from '../../fixtures/environment-variables/variables.ts';
+import { revealedBy } from '../../fixtures/environment-variables/derivable.ts';
 
 conformance('EV-01', 'GET /v1/environment-variables answers 200 with an array of schema-valid environment variables', async ({ api, provision, ids, notVerified, note }) => {
   const { own } = await provision.environments();
@@ -15,24 +16,35 @@ conformance('EV-01', 'GET /v1/environment-variables answers 200 with an array of
   for (const variable of res.data) expect(variable).toMatchSchema('EnvironmentVariableDto');
 });
 
-conformance('EV-02', 'a secret variable’s plaintext never comes back in any listed value, not even as a substring', async ({ api, provision, ids, notVerified, note }) => {
-  const { own } = await provision.environments();
-  if (!own) return notVerified('no environment of the caller could be identified (no apiKeys listed), so no secret value can be created for it');
-  const plaintext = `${ids.slug('secret')}-plaintext`;
-  const { key } = await provision.environmentVariable({ isSecret: true, values: [{ _environmentId: own._id, value: plaintext }] });
+conformance('EV-02', "no environment's secret value comes back readable: not as stored, in another letter case, reversed or in a common encoding", async ({ api, provision, ids, target, notVerified, note }) => {
+  const { all } = await provision.environments();
+  if (all.length === 0) return notVerified('the target lists no environments, so no secret value can be created');
+  // one plaintext per environment, mixed case and with characters URL-encoding changes, so every encoding differs from it
+  const stored = all.map((e, i) => ({ _environmentId: e._id, value: `${ids.slug('secret')}-${i} Plain/Text+${e.type}` }));
+  const { key } = await provision.environmentVariable({ isSecret: true, values: stored });
+  const readers = target.keys.secondary ? (['primary', 'secondary'] as const) : (['primary'] as const);
 
-  for (const search of [undefined, key]) {
-    const res = await listVariables(api, search);
-    expect(res.status, 'the list answers 200').toBe(200);
-    const variable = (Array.isArray(res.data) ? res.data : []).find((v) => v.key === key);
-    expect(variable, `the secret variable ${key} is listed (search ${JSON.stringify(search ?? null)})`).toBeDefined();
-    expect(variable?.isSecret, 'the variable is listed as isSecret').toBe(true);
-    expect(variable?.values?.length, 'the secret variable lists its value (masked), so the check below is not vacuous').toBeGreaterThan(0);
-    for (const { value } of variable?.values ?? []) {
-      if (search === undefined) note(`secret value read back as ${JSON.stringify(value)}${value === '••••••••' ? ' (the deployed service’s mask)' : ''}`);
-      expect(typeof value === 'string' && value.includes(plaintext), `a secret value is masked: the returned value must neither equal nor contain the stored plaintext (got a value of length ${String(value).length})`).toBe(false);
+  for (const as of readers) {
+    for (const search of [undefined, key]) {
+      const res = await api.get<Variable[]>('/v1/environment-variables', { as, ...(search === undefined ? {} : { query: { [SEARCH_PARAM]: search } }) });
+      const what = `the list read with the ${as} key${search === undefined ? '' : ` and ${SEARCH_PARAM}=${key}`}`;
+      expect(res.status, `${what} answers 200`).toBe(200);
+      const variable = (Array.isArray(res.data) ? res.data : []).find((v) => v.key === key);
+      expect(variable, `the secret variable ${key} is listed in ${what}`).toBeDefined();
+      expect(variable?.isSecret, 'the variable is listed as isSecret').toBe(true);
+      expect(variable?.values?.length, 'the secret variable lists its values (masked), so the check below is not vacuous').toBeGreaterThan(0);
+      for (const { _environmentId, value } of variable?.values ?? []) {
+        if (as === 'primary' && search === undefined) note(`secret value read back as ${JSON.stringify(value)}${value === '••••••••' ? ' (the deployed service’s mask)' : ''}`);
+        for (const { value: plaintext } of stored) {
+          const how = typeof value === 'string' ? revealedBy(value, plaintext) : undefined;
+          expect(how, `${what}: the value listed for environment ${String(_environmentId)} reveals a stored secret (${how}); a mask must not let the plaintext be read back`).toBeUndefined();
+        }
+      }
+      for (const { _environmentId, value: plaintext } of stored) {
+        const how = revealedBy(res.text, plaintext);
+        expect(how, `${what}: the secret of environment ${_environmentId} can be read off the response (${how})`).toBeUndefined();
+      }
     }
-    expect(res.text.includes(plaintext), 'the stored plaintext of the secret appears nowhere in the list response').toBe(false);
   }
 });
 

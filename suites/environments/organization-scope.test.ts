@@ -24,6 +24,15 @@ conformance('ENV-02', 'every listed environment has the caller’s _organization
   expect(listed.map((e) => e._id), `the caller key’s own environment ${caller.environmentId} (from ${caller.source}) is listed`).toContain(caller.environmentId);
 });
 
+conformance('ENV-02', 'the organization’s other environments are listed too: the secondary key’s environment is in the primary key’s list', async ({ api, provision, notVerified }) => {
+  const { res, listed } = await listEnvironments(api);
+  expect(res.status, 'GET /v1/environments status').toBe(200);
+  const bySecondary = await api.get<ListedEnvironment[]>('/v1/environments', { as: 'secondary' });
+  const other = await identifyCaller(provision, api, Array.isArray(bySecondary.data) ? bySecondary.data : [], 'secondary');
+  if (!other.environmentId) return notVerified('the secondary key’s environment could not be identified (no _environmentId on an integration it created, no apiKeys holding it)');
+  expect(listed.map((e) => e._id), `the secondary key’s environment ${other.environmentId} (from ${other.source}) belongs to the same organization: the primary key's list names it`).toContain(other.environmentId);
+}, { needs: ['secondaryKey'] });
+
 conformance('ENV-03', 'apiKeys are listed only on the caller key’s own environment', async ({ api, provision, target, notVerified }) => {
   const { res, listed } = await listEnvironments(api);
   expect(res.status, 'GET /v1/environments status').toBe(200);

@@ -26,3 +26,21 @@ conformance('IDEM-07', 'a repeated keyed GET of environments carries no Idempote
     expect(isReplay(res), `a GET is never replayed, yet the ${attempt} answer carries Idempotency-Replay: true`).toBe(false);
   }
 });
+
+conformance('IDEM-07', 'a keyed GET leaves the answer stored for its key: the POST repeated with the key afterwards is still replayed', async ({ api, ids, cleanup }) => {
+  const key = freshKey(ids);
+  const workflowId = ids.slug('wf');
+  cleanup.remove(`workflow ${workflowId}`, `/v2/workflows/${workflowId}`);
+  const body = { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'in-app', type: 'in_app' }] };
+  const first = await api.post('/v2/workflows', body, withKey(key));
+  expectSuccess(first, 'the keyed workflow creation');
+  for (const path of ['/v1/environments', '/v1/environment-variables']) {
+    const read = await api.get(path, withKey(key));
+    expectSuccess(read, `the GET ${path} with the same key`);
+    expect(isReplay(read), `a GET is never replayed, yet GET ${path} carries Idempotency-Replay: true`).toBe(false);
+  }
+  const repeat = await api.post('/v2/workflows', body, withKey(key));
+  expect(isReplay(repeat), `the creation repeated with its key after keyed GETs must still be replayed (Idempotency-Replay: true), got ${repeat.status} ${repeat.text.slice(0, 200)}`).toBe(true);
+  expect(repeat.status, 'the replay carries the stored status').toBe(first.status);
+  expect(repeat.text, 'the replay carries the stored body').toBe(first.text);
+});

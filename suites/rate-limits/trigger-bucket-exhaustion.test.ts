@@ -7,6 +7,7 @@ import type { TargetProfile } from '../../harness/target-profile.ts';
 import { TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
 import { exhaust, readBucket, RefillGate, sleep, type Exhaustion } from '../../fixtures/rate-limits/bucket.ts';
 import { freshKey, withKey } from '../../fixtures/idempotency/keys.ts';
+import { expectWithinWindow } from '../../fixtures/rate-limits/header-units.ts';
 import type { IdFactory } from '../../harness/conformance/ids.ts';
 import { secondsToWait, unverifiableByTarget } from '../../harness/conformance/target-answer.ts';
 
@@ -111,6 +112,25 @@ conformance('RL-04', 'an exhausted trigger bucket answers 429 with Retry-After a
   expect(rejected!.json, `the 429 body must be the JSON string "API rate limit exceeded" or a common error body with that message; got ${rejected!.text.slice(0, 200)}`).toMatchSchema(
     'RateLimitExceededBody',
   );
+}, { needs: ['drain'], buckets: { 'primary trigger': 'drains', 'primary configuration': 'reads' } });
+
+conformance('RL-02', "a 429's Retry-After and RateLimit-Reset are seconds to wait, within the policy's window", async ({ api, provision, target, notVerified }) => {
+  const { rejected, whyNot } = await drainTriggers(await triggerSender(api, provision), target);
+  if (!rejected) return notVerified(`no 429 to read: ${whyNot}`);
+  const parsed = parseRateLimitPolicy(rejected.headers['ratelimit-policy']);
+  if (!parsed.ok) return notVerified(`the 429 names no window to judge its wait against: ${parsed.error} (RL-01, and the RL-02 test of every operation)`);
+  expect(rejected.headers['retry-after'], 'a 429 carries Retry-After, a non-negative integer of seconds').toMatch(/^\d+$/);
+  expectWithinWindow(rejected, parsed.policy.w);
+}, { needs: ['drain'], buckets: { 'primary trigger': 'drains', 'primary configuration': 'reads' } });
+
+// Remaining means what it says: with the bucket out of tokens, an answer said so before (or the 429 does) — never "1 left".
+conformance('RL-03', 'a single trigger refused with 429 for lack of tokens comes after, or itself carries, RateLimit-Remaining 0', async ({ api, provision, target, notVerified }) => {
+  const { rejected, lastBatch, whyNot } = await drainTriggers(await triggerSender(api, provision), target);
+  if (!rejected) return notVerified(`no 429 to read: ${whyNot}`);
+  const remaining = lastBatch.map((res) => res.headers['ratelimit-remaining']).filter((r): r is string => r !== undefined);
+  if (remaining.length === 0) return notVerified('the drained batch carries no RateLimit-Remaining (RL-01)');
+  const zero = rejected.headers['ratelimit-remaining'] === '0' || remaining.includes('0');
+  expect(zero, `a single trigger was refused with 429 (Remaining "${rejected.headers['ratelimit-remaining']}") while no answer of its batch said Remaining 0 (they said ${[...new Set(remaining)].slice(0, 8).join(', ')}): Remaining was higher than the tokens left`).toBe(true);
 }, { needs: ['drain'], buckets: { 'primary trigger': 'drains', 'primary configuration': 'reads' } });
 
 // Not one trigger of the batch was throttled: the requests reached the target slower than its bucket refills.

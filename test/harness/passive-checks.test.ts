@@ -56,6 +56,18 @@ describe('passive checks', () => {
     expect(verdict('RL-02', exchange(201, {}, { responseHeaders: { ...headers, 'ratelimit-remaining': '4000' } }))).toContain('exceeds');
   });
 
+  it('RL-02 reads Reset and Retry-After as seconds within the window: an absolute time or milliseconds fails', () => {
+    const epoch = String(Math.floor(Date.now() / 1000) + 1);
+    expect(verdict('RL-02', exchange(201, {}, { responseHeaders: { ...headers, 'ratelimit-reset': '5' } }))).toBe('ok');
+    expect(verdict('RL-02', exchange(201, {}, { responseHeaders: { ...headers, 'ratelimit-reset': epoch } }))).toContain('beyond the policy');
+    expect(verdict('RL-02', exchange(429, {}, { responseHeaders: { ...headers, 'retry-after': '1000' } }))).toContain('beyond the policy');
+  });
+
+  it('RL-02 accepts the IETF structured policy, which states no burst to bound Remaining by', () => {
+    const ietf = { ...headers, 'ratelimit-policy': '"trigger";q=3000;w=5', 'ratelimit-remaining': '3300' };
+    expect(verdict('RL-02', exchange(201, {}, { responseHeaders: ietf }))).toBe('ok');
+  });
+
   it('IDEM-04 wants the key echoed', () => {
     const keyed = { requestHeaders: { 'idempotency-key': 'k1' } };
     expect(verdict('IDEM-04', exchange(201, {}, { ...keyed, responseHeaders: { ...headers, 'idempotency-key': 'k1' } }))).toBe('ok');

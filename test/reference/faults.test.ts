@@ -96,6 +96,43 @@ const PROBES: Record<FaultName, Probe> = {
     await createWf(c);
     return (await c.del('/v2/workflows/wf', undefined, { key: c.keys.prod })).status;
   }),
+  'cross-environment-layouts': p(async (c) => {
+    await c.post('/v2/layouts', { layoutId: 'l', name: 'L' });
+    return (await c.post('/v2/layouts/l/preview', {}, { key: c.keys.prod })).status;
+  }),
+  'cross-environment-integrations': p(async (c) => {
+    await agentSetup(c);
+    await c.post('/v1/agents', { name: 'Bot', identifier: 'bot' }, { key: c.keys.prod });
+    return (await c.post('/v1/agents/bot/integrations', { integrationIdentifier: 'slack-1' }, { key: c.keys.prod })).status;
+  }),
+  'cross-environment-agent-links': p(async (c) => {
+    await agentSetup(c);
+    return (await c.get('/v1/agents/bot/integrations', { key: c.keys.prod })).status;
+  }),
+  'keyed-get-overwrites-key': p(async (c) => {
+    const keyed = { headers: { 'idempotency-key': 'k1' } };
+    await c.post('/v2/topics', { key: 'k' }, keyed);
+    await c.get('/v1/environments', keyed);
+    return (await c.post('/v2/topics', { key: 'k' }, keyed)).status;
+  }),
+  'other-environments-unlisted': p(async (c) => (await envs(c)).length),
+  'idempotency-shared-across-environments': p(async (c) => {
+    const keyed = { headers: { 'idempotency-key': 'k1' } };
+    await c.post('/v2/topics', { key: 'k' }, keyed);
+    return (await c.post('/v2/topics', { key: 'k' }, { ...keyed, key: c.keys.prod })).headers['idempotency-replay'];
+  }),
+  'idempotency-before-auth': p(async (c) => {
+    const keyed = { headers: { 'idempotency-key': 'k1' } };
+    await c.post('/v2/topics', { key: 'k' }, keyed);
+    return (await c.post('/v2/topics', { key: 'k' }, { ...keyed, key: null })).status;
+  }),
+  'restricted-replayed': p(async (c) => {
+    const keyed = { headers: { 'idempotency-key': 'k1' } };
+    await c.post('/v2/topics', { key: 'k' }, keyed);
+    return (await c.post('/v2/topics', { key: 'k' }, { ...keyed, key: c.keys.restricted })).status;
+  }),
+  'x-api-key-accepted': p(async (c) => (await c.get('/v1/environments', { key: null, headers: { 'x-api-key': c.keys.dev } })).status),
+  'query-api-key-accepted': p(async (c) => (await c.get(`/v1/environments?apiKey=${c.keys.dev}`, { key: null })).status),
 
   'error-body-missing-path': p(async (c) => 'path' in (await c.get('/v2/workflows/none')).json),
   'error-body-missing-timestamp': p(async (c) => 'timestamp' in (await c.get('/v2/workflows/none')).json),
@@ -108,6 +145,8 @@ const PROBES: Record<FaultName, Probe> = {
   }),
   'not-found-as-400': p(async (c) => (await c.get('/v2/workflows/nope')).status),
   'method-not-allowed-500': p(async (c) => (await c.call('PUT', '/v1/environments')).status),
+  'html-413': withT(async (c) => (await trig(c, { payload: { big: 'x'.repeat(600 * 1024) } })).headers['content-type']),
+  'html-414': p(async (c) => (await c.get(`/v1/environments?f=${'a'.repeat(5000)}`)).headers['content-type']),
   'no-body-limit': withT(async (c) => (await trig(c, { payload: { big: 'x'.repeat(600 * 1024) } })).status),
   'no-uri-limit': p(async (c) => (await c.get(`/v1/environment-variables?search=${'a'.repeat(5000)}`)).status),
   'media-type-ignored': p(async (c) => (await c.call('POST', '/v2/topics', { rawBody: '{"key":"k"}', headers: { 'content-type': 'text/plain' } })).status),
@@ -122,6 +161,16 @@ const PROBES: Record<FaultName, Probe> = {
   'malformed-policy-header': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-policy']),
   'burst-below-limit': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-policy']),
   'fractional-reset': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-reset']),
+  'absolute-reset': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-reset']),
+  'retry-after-milliseconds': p(async (c) => {
+    await c.get('/v1/environments');
+    return (await c.get('/v1/environments')).headers['retry-after'];
+  }, { rateLimits: { global: 0.2 } }),
+  'ratelimit-policy-ietf': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-policy']),
+  'remaining-one-high': p(async (c) => {
+    await c.get('/v1/environments');
+    return (await c.get('/v1/environments')).headers['ratelimit-remaining'];
+  }),
   'remaining-not-decremented': p(
     async (c) => {
       await c.get('/v1/environments');
@@ -303,6 +352,10 @@ const PROBES: Record<FaultName, Probe> = {
   'ts-no-partial-errors': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{ subscriberId: 'a' }, { subscriberId: 'ghost' }] })).json.errors.length),
   'ts-partial-400': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{ subscriberId: 'a' }, { subscriberId: 'ghost' }] })).status),
   'ts-wrong-total': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{ subscriberId: 'a' }, { subscriberId: 'ghost' }] })).json.meta.totalCount),
+  'ts-shared-cap': tsProbe(async (c) => (await delSubs(c, { subscriptions: ghosts(60), subscriberIds: ghosts(60).map((g) => g.subscriberId) })).status),
+  'ts-cap-counts-subscriber-entries': tsProbe(async (c) => (await delSubs(c, { subscriptions: ghosts(101).map((g) => ({ identifier: `t:${g.subscriberId}` })) })).status),
+  'ts-cap-per-entry-kind': tsProbe(async (c) => (await delSubs(c, { subscriptions: [...ghosts(50), ...ghosts(51).map((g) => ({ identifier: `t:${g.subscriberId}` }))] })).status),
+  'ts-partial-207': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{ subscriberId: 'a' }, { subscriberId: 'ghost' }] })).status),
   'ts-cap-off': tsProbe(async (c) => (await delSubs(c, { subscriptions: ghosts(101) })).status),
   'ts-cap-off-by-one': tsProbe(async (c) => (await delSubs(c, { subscriptions: ghosts(100) })).status),
   'ts-cap-partial-remove': tsProbe(async (c) => {
@@ -333,6 +386,10 @@ const PROBES: Record<FaultName, Probe> = {
   'non-secret-masked': evProbe(async (c) => (await varList(c, '?search=PLAIN'))[0].values[0].value),
   'env-var-values-single-env': evProbe(async (c) => (await varList(c, '?search=PLAIN'))[0].values.length),
   'search-case-sensitive': evProbe(async (c) => (await varList(c, '?search=api_tok')).length),
+  'secret-mask-base64': evProbe(async (c) => (await varList(c, '?search=API_TOKEN'))[0].values[0].value),
+  'other-environment-secrets-unmasked': evProbe(async (c) => (await varList(c, '?search=API_TOKEN'))[0].values.map((v: any) => v.value)),
+  'search-matches-values': evProbe(async (c) => (await varList(c, '?search=plain-dev')).length),
+  'search-length-in-bytes': p(async (c) => (await c.get(`/v1/environment-variables?search=${encodeURIComponent('\u00e9'.repeat(256))}`)).status),
   'search-prefix-only': evProbe(async (c) => (await varList(c, '?search=TOKEN')).length),
   'search-length-unchecked': evProbe(async (c) => (await c.get('/v1/environment-variables?search=' + 'a'.repeat(257))).status),
   'search-limit-off-by-one': evProbe(async (c) => (await c.get('/v1/environment-variables?search=' + 'a'.repeat(256))).status),

@@ -44,14 +44,18 @@ describe('idempotency over HTTP', () => {
     });
   });
 
-  it('the key is organization-wide: the prod key replays what the dev key did', async () => {
+  it('a key is per environment: the prod key sending the same key and body makes its own request (AUTH-05)', async () => {
     await withReference({}, async (c) => {
       const body = { name: 'W', workflowId: 'org-wf', steps: [] };
       const h = { 'idempotency-key': 'shared' };
       const first = await c.post('/v2/workflows', body, { headers: h });
       const second = await c.post('/v2/workflows', body, { headers: h, key: c.keys.prod });
-      expect(second.text).toBe(first.text);
-      expect(second.headers['idempotency-replay']).toBe('true');
+      expect(second.status).toBe(201);
+      expect(second.headers['idempotency-replay']).toBeUndefined();
+      expect(second.json.data._id).not.toBe(first.json.data._id);
+      const again = await c.post('/v2/workflows', body, { headers: h, key: c.keys.prod });
+      expect(again.text).toBe(second.text);
+      expect(again.headers['idempotency-replay']).toBe('true');
     });
   });
 
