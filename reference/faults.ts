@@ -76,8 +76,11 @@ export const FAULTS = {
   'preferences-dropped': { rules: ['WF-07'], description: 'The workflow response has no `preferences`' },
   'agent-dropped': { rules: ['WF-08'], description: '`agent` is not stored: the response always has `agent: null`' },
   'agent-providers-dropped': { rules: ['WF-08'], description: '`agent.providers` is not stored' },
-  'timestamps-not-iso': { rules: ['WF-10'], description: 'Workflow createdAt/updatedAt are epoch-millisecond strings' },
-  'bad-origin-enum': { rules: ['WF-10'], description: 'Workflow `origin` is `cloud` (not an allowed value)' },
+  'timestamps-not-iso': { rules: ['WF-11'], deployedOnly: true, description: 'Workflow createdAt/updatedAt are epoch-millisecond strings (the spec leaves the timestamp format open)' },
+  'timestamps-rfc1123': { rules: ['WF-11'], deployedOnly: true, description: 'Workflow, run and preference timestamps are RFC 1123 strings (`Sun, 29 Nov 2026 07:00:00 GMT`; the spec leaves the format open)' },
+  'bad-origin-enum': { rules: ['WF-11'], deployedOnly: true, description: 'Workflow `origin` is `cloud`, outside the deployed values (the spec leaves them open)' },
+  'workflow-status-lower-case': { rules: ['WF-11'], deployedOnly: true, description: 'Workflow `status` is written in lower case (`active`, `inactive`; the spec leaves the values open)' },
+  'override-source-renamed': { rules: ['WF-11'], deployedOnly: true, description: 'Preference overrides carry `source: "user"` instead of the deployed `subscriber` (the spec shows only that `subscriber` is allowed)' },
   // CLIENT: deployed-only fields the spec does not show; caught by the official client's models, by no MUST rule
   'step-origin-missing': { rules: ['CLIENT-01', 'CLIENT-02'], deployedOnly: true, description: 'Workflow response steps carry no `origin`' },
   'step-database-id-mistyped': { rules: ['CLIENT-01', 'CLIENT-02'], deployedOnly: true, description: 'Workflow response steps carry `workflowDatabaseId` as a number' },
@@ -224,7 +227,7 @@ export const FAULTS = {
   // Found by mutation testing (auth, errors, router, util, validate, store)
   'idempotency-body-delimiters-ignored': { rules: ['IDEM-05'], description: 'The idempotency fingerprint drops the JSON brackets and commas of the body, so bodies such as `[12]` and `[1,2]` count as the same body: the second is replayed instead of a 422 (found by mutation testing)' },
   'derived-step-id-unslugged': { rules: ['WF-10'], description: 'A stepId derived from a step name keeps every other character as its own "-" (`  Send: now!` → `--send--now-`), outside the slug pattern (found by mutation testing)' },
-  'severity-enum-unchecked': { rules: ['WF-10'], description: 'A workflow `severity` outside the enumeration (e.g. `urgent`) is accepted and echoed (found by mutation testing)' },
+  'severity-enum-unchecked': { rules: ['WF-11'], deployedOnly: true, description: 'A workflow `severity` outside the enumeration (e.g. `urgent`) is accepted and echoed (found by mutation testing)' },
   'non-boolean-active-echoed': { rules: ['WF-01', 'CLIENT-02'], description: 'A workflow `active` that is not a boolean (e.g. `"yes"`) is accepted and echoed: a 201 outside the workflow response schema, which the official client cannot read (found by mutation testing)' },
   'key-then-garbage-accepted': { rules: ['AUTH-02'], description: 'A valid key followed by a space and more characters (`ApiKey <key> x`) is accepted (found by mutation testing)' },
   'non-string-name-echoed': { rules: ['WF-01', 'CLIENT-02'], description: 'A workflow `name` that is not a string (e.g. `5`) is accepted and echoed: a 201 outside the workflow response schema, which the official client cannot read (found by mutation testing)' },

@@ -9,6 +9,7 @@ import { checkBridgeUrl, type SsrfGuardOptions } from '../ssrf-guard.ts';
 import type { EnvironmentState } from '../store.ts';
 import { isPlainObject, nowIso } from '../util.ts';
 import { optContext, optObject, optString } from '../validate.ts';
+import { stampNow } from './workflows.ts';
 import { checkSubscriberShape, upsertSubscriber } from './subscribers.ts';
 
 export const MAX_RECIPIENTS = 100;
@@ -130,12 +131,12 @@ function checkOverrides(app: App, errs: FieldErrors, v: unknown, field: string):
 }
 
 /** The run's observable effects: upserted subscribers, lastTriggeredAt, recorded transactionId. */
-function applySideEffects(env: EnvironmentState, t: TriggerRequest, transactionId: string, wf?: { lastTriggeredAt: string | null; runs: number }): void {
+function applySideEffects(app: App, env: EnvironmentState, t: TriggerRequest, transactionId: string, wf?: { lastTriggeredAt: string | null; runs: number }): void {
   env.transactionIds.add(transactionId);
   for (const r of t.recipients) if (isPlainObject(r) && r.type !== 'Topic') upsertSubscriber(env, r);
   if (isPlainObject(t.actor)) upsertSubscriber(env, t.actor);
   if (wf) {
-    wf.lastTriggeredAt = nowIso();
+    wf.lastTriggeredAt = stampNow(app);
     wf.runs++;
   }
   env.triggerRuns++;
@@ -192,7 +193,7 @@ export function runTrigger(ctx: RequestContext, t: TriggerRequest): Record<strin
   const seen = t.transactionId !== undefined && env.transactionIds.has(t.transactionId);
   // why: fault `trigger-recipient-replaces-subscriber` drops the stored subscribers named as objects, so the upsert makes fresh ones
   if (app.has('trigger-recipient-replaces-subscriber')) for (const r of t.recipients) if (isPlainObject(r) && typeof r.subscriberId === 'string') env.subscribers.delete(r.subscriberId);
-  if (!seen || app.has('transaction-id-not-deduplicated')) applySideEffects(env, t, transactionId, wf);
+  if (!seen || app.has('transaction-id-not-deduplicated')) applySideEffects(app, env, t, transactionId, wf);
   if (guard) throw new HttpError(400, guard); // only reached with the rejected-after-run fault
   return ack(app, app.has('trigger-wrong-status') ? 'queued' : 'processed', transactionId);
 }

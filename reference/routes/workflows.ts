@@ -190,7 +190,7 @@ function createWorkflow(ctx: RequestContext) {
   // WF-09: a second workflow with the same workflowId is refused and the first stays untouched
   if (env.workflowsByKey.has(wfId)) throw new HttpError(409, `Workflow with id "${wfId}" already exists`);
 
-  const now = app.has('timestamps-not-iso') ? String(Date.now()) : nowIso();
+  const now = app.has('timestamps-not-iso') ? String(Date.now()) : stampNow(app);
   const wf: Workflow = {
     _id: objectId(),
     workflowId: wfId,
@@ -218,6 +218,11 @@ function createWorkflow(ctx: RequestContext) {
   return ok(app.has('workflow-create-200') ? 200 : 201, workflowDto(app, wf));
 }
 
+/** The current time as the reference writes it: ISO-8601, or the RFC 1123 form a fault puts in its place. */
+export function stampNow(app: Pick<App, 'has'>): string {
+  return app.has('timestamps-rfc1123') ? new Date().toUTCString() : nowIso();
+}
+
 /** WorkflowResponseDto. */
 export function workflowDto(app: App, wf: Workflow): Record<string, unknown> {
   const dto: Record<string, unknown> = {
@@ -241,7 +246,7 @@ export function workflowDto(app: App, wf: Workflow): Record<string, unknown> {
     lastPublishedAt: null,
     lastPublishedBy: null,
     origin: workflowOrigin(app),
-    status: wf.active ? 'ACTIVE' : 'INACTIVE',
+    status: app.has('workflow-status-lower-case') ? (wf.active ? 'active' : 'inactive') : wf.active ? 'ACTIVE' : 'INACTIVE',
     issues: {},
     lastTriggeredAt: wf.lastTriggeredAt,
     payloadExample: wf.payloadExample,
