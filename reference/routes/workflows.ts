@@ -99,6 +99,8 @@ function parseSteps(app: App, errs: FieldErrors, raw: unknown[]): Step[] {
     if (stepId !== undefined && seen.has(stepId)) errs.add(`${f}.stepId`, `stepId "${stepId}" is used by another step`, stepId);
     // why: a derived stepId must not collide with another step's, given or derived
     const derived = app.has('derived-step-id-unslugged') ? name.toLowerCase().replace(/[^a-z0-9]/g, '-') : app.has('derived-step-id-empty') && !/[a-z0-9]/i.test(name) ? '' : slugify(name);
+    // why: fault `given-step-id-replaced` keeps the derived stepId even where the request gave one
+    if (app.has('given-step-id-replaced') && stepId !== undefined && !seen.has(derived)) stepId = derived;
     stepId ??= app.has('derived-step-id-not-unique') ? derived : uniqueSlug(derived, new Set([...given, ...seen]));
     seen.add(stepId);
     steps.push({ _id: _id ?? objectId(), stepId, slug: app.has('step-slug-empty') ? '' : `${stepId}_st_${shortId(8)}`, name, type, ...(controlValues ? { controlValues } : {}) });
@@ -185,7 +187,7 @@ function createWorkflow(ctx: RequestContext) {
   errs.throwIfAny();
   if (app.has('long-step-name-crash') && steps.some((s) => s.name.length > 120)) throw new Error('step name longer than its column');
   if (app.has('payload-example-bare-subschema-crash') && payloadSchema && (!isPlainObject(payloadSchema.properties) || Object.values(payloadSchema.properties).some((v) => !isPlainObject(v) || (v.type === 'object' && !('properties' in v))))) throw new Error('payloadExample: a schema without properties');
-  const wfId = workflowId!;
+  const wfId = app.has('workflow-id-lower-cased') ? workflowId!.toLowerCase() : workflowId!;
   name ??= wfId;
   // WF-09: a second workflow with the same workflowId is refused and the first stays untouched
   if (env.workflowsByKey.has(wfId)) throw new HttpError(409, `Workflow with id "${wfId}" already exists`);
@@ -255,8 +257,13 @@ export function workflowDto(app: App, wf: Workflow): Record<string, unknown> {
   if (app.has('agent-missing-when-unassigned') && wf.agent === null) delete dto.agent;
   if (app.has('source-echoed') && wf.source !== undefined) dto.__source = wf.source;
   if (app.has('preferences-dropped')) delete dto.preferences;
+  if (app.has('falsy-fields-dropped')) for (const f of ['description', 'validatePayload', 'tags', 'payloadSchema']) if (isFalsyOrEmpty(dto[f])) delete dto[f];
+  if (app.has('empty-objects-null') && isPlainObject(dto.payloadSchema) && Object.keys(dto.payloadSchema).length === 0) dto.payloadSchema = null;
   return dto;
 }
+
+// A serializer that drops falsy optional fields (fault `falsy-fields-dropped`) treats these as "not set".
+const isFalsyOrEmpty = (v: unknown) => !v || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
 
 const workflowOrigin = (app: App) => (app.has('bad-origin-enum') ? 'cloud' : 'novu-cloud');
 
