@@ -157,6 +157,7 @@ export const FAULTS = {
   'trigger-missing-transaction-id': { rules: ['TRIG-01'], description: 'Trigger responses omit `transactionId`' },
   'recipient-cap-off': { rules: ['TRIG-02'], description: '101 recipients are accepted' },
   'recipient-cap-off-by-one': { rules: ['TRIG-02'], description: 'Exactly 100 recipients are rejected' },
+  'recipient-cap-counts-objects-only': { rules: ['TRIG-02'], description: 'The 100-recipient cap counts subscriber objects only: 101 id strings, or 50 strings and 51 objects, are accepted' },
   'recipient-cap-partial': { rules: ['TRIG-02'], description: 'Over 100 recipients is rejected, but the subscriber objects are upserted first' },
   'object-recipients-rejected': { rules: ['TRIG-03'], description: 'Subscriber objects in `to` are rejected with 422' },
   'recipient-channels-rejected': { rules: ['TRIG-03'], description: 'A subscriber object in `to` that carries `channels` (the documented shape) is rejected with 422' },

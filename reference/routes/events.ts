@@ -49,7 +49,9 @@ export function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, er
   else if (typeof b.to === 'string' || isPlainObject(b.to)) recipients = [b.to];
   else errs.add(prefix + 'to', 'to must be an array, a subscriberId or a subscriber object', b.to);
   const cap = app.has('recipient-cap-off-by-one') ? MAX_RECIPIENTS - 1 : MAX_RECIPIENTS;
-  const overCap = recipients.length > cap && !app.has('recipient-cap-off');
+  // why: fault `recipient-cap-counts-objects-only` counts the subscriber objects and lets any number of id strings through
+  const counted = app.has('recipient-cap-counts-objects-only') ? recipients.filter((r) => isPlainObject(r)).length : recipients.length;
+  const overCap = counted > cap && !app.has('recipient-cap-off');
   if (overCap) errs.add(prefix + 'to', `to must contain no more than ${MAX_RECIPIENTS} recipients`, recipients.length);
   else {
     recipients.forEach((r, i) => {

@@ -368,6 +368,7 @@ const PROBES: Record<FaultName, Probe> = {
   'trigger-200': withT(async (c) => (await trig(c, {})).status),
   'trigger-missing-transaction-id': withT(async (c) => typeof (await trig(c, {})).json.data.transactionId),
   'recipient-cap-off': withT(async (c) => (await trig(c, { to: Array.from({ length: 101 }, (_, i) => `r${i}`) })).status),
+  'recipient-cap-counts-objects-only': withT(async (c) => (await trig(c, { to: Array.from({ length: 101 }, (_, i) => `r${i}`) })).status),
   'recipient-cap-off-by-one': withT(async (c) => (await trig(c, { to: Array.from({ length: 100 }, (_, i) => `r${i}`) })).status),
   'recipient-cap-partial': withT(async (c) => {
     await trig(c, { to: Array.from({ length: 101 }, (_, i) => ({ subscriberId: `r${i}` })) });
