@@ -151,6 +151,12 @@ export const FAULTS = {
   'pref-non-boolean-accepted': { rules: ['PREF-06'], description: 'Non-boolean channel values are accepted (coerced by truthiness)' },
   'pref-no-overrides': { rules: ['PREF-07'], description: 'Workflow entries never list subscriber `overrides`' },
   'schedule-cleared-by-update': { rules: ['PREF-03'], description: 'A preference update without `schedule` clears the stored schedule (found by mutation testing)' },
+  'pref-channels-email-sms-only': { rules: ['PREF-01', 'PREF-02'], description: 'Channel updates of `in_app`, `push`, `chat` and `tool` are answered 200 but not applied (only `email` and `sms` are)' },
+  'pref-context-rejected': { rules: ['PREF-08'], description: 'A preference update carrying the documented `context` is rejected with 422' },
+  'pref-context-empty-value-rejected': { rules: ['PREF-08'], description: 'A `context` value that is the empty string (a string) is rejected with 422' },
+  'schedule-hour-12-rejected': { rules: ['PREF-03'], description: 'Schedule hours with the hour 12 (`12:00 AM`, `12:30 PM`) are rejected: the hour pattern stops at 11' },
+  'schedule-hour-00-accepted': { rules: ['PREF-04'], description: 'Schedule hours with the hour 00 (`00:00 AM`, not a 12-hour time) are accepted' },
+  'schedule-weekend-dropped': { rules: ['PREF-03'], description: 'A weekly schedule is stored without `saturday` and `sunday`' },
   // TRIG
   'trigger-wrong-status': { rules: ['TRIG-01'], description: 'A processed trigger reports `status: "queued"` (not in the enum)' },
   'trigger-200': { rules: ['TRIG-01'], description: 'Trigger answers 200 instead of 201' },

@@ -39,13 +39,18 @@ function patchPreferences(ctx: RequestContext) {
   if (channels) {
     for (const [k, v] of Object.entries(channels)) {
       if (!(CHANNELS as readonly string[]).includes(k)) errs.add(`channels.${k}`, `${k} is not a channel (${CHANNELS.join(', ')})`, v);
-      else if (typeof v === 'boolean') changes[k as Channel] = v;
+      else if (typeof v === 'boolean') {
+        // why: fault `pref-channels-email-sms-only` answers 200 but applies only the two channels it knows
+        if (!app.has('pref-channels-email-sms-only') || k === 'email' || k === 'sms') changes[k as Channel] = v;
+      }
       else if (app.has('pref-non-boolean-accepted')) changes[k as Channel] = Boolean(v);
       else errs.add(`channels.${k}`, `${k} must be a boolean value`, v);
     }
   }
   const workflowId = optString(errs, b, 'workflowId');
   const context = optContext(errs, b, 'context');
+  if (context && app.has('pref-context-rejected')) errs.add('context', 'property context should not exist', context);
+  if (context && app.has('pref-context-empty-value-rejected')) for (const [k, v] of Object.entries(context)) if (v === '') errs.add(`context.${k}`, `context.${k} should not be empty`, v);
   let schedule;
   const scheduleErrs = new FieldErrors();
   if (b.schedule !== undefined) schedule = validateSchedule(scheduleErrs, b.schedule, app);

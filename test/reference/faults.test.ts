@@ -340,6 +340,12 @@ const PROBES: Record<FaultName, Probe> = {
   'own-environment-missing': p(async (c) => (await envs(c, c.keys.prod)).map((e) => e.type)),
   'api-keys-leaked': p(async (c) => (await envs(c, c.keys.restricted)).some((e) => e.apiKeys)),
 
+  'pref-channels-email-sms-only': prefProbe(async (c) => (await prefs(c, { channels: { tool: false } })).json.data.global.channels.tool),
+  'pref-context-rejected': prefProbe(async (c) => (await prefs(c, { channels: { email: false }, context: { tenant: 'acme' } })).status),
+  'pref-context-empty-value-rejected': prefProbe(async (c) => (await prefs(c, { context: { tenant: '' } })).status),
+  'schedule-hour-12-rejected': prefProbe(async (c) => (await prefs(c, { schedule: schedule('12:00 AM') })).status),
+  'schedule-hour-00-accepted': prefProbe(async (c) => (await prefs(c, { schedule: schedule('00:00 AM') })).status),
+  'schedule-weekend-dropped': prefProbe(async (c) => Object.keys((await prefs(c, { schedule: { isEnabled: true, weeklySchedule: { sunday: { isEnabled: true, hours: [] } } } })).json.data.global.schedule.weeklySchedule)),
   'pref-global-ignored': prefProbe(async (c) => (await prefs(c, { channels: { email: false } })).json.data.global.channels.email),
   'pref-slug-not-resolved': prefProbe(async (c, wf) => (await prefs(c, { channels: { email: false }, workflowId: wf.slug })).status),
   'pref-workflow-update-leaks': prefProbe(async (c) => {
