@@ -64,6 +64,7 @@ export function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, er
           if (typeof r.topicKey !== 'string') errs.add(`${f}.topicKey`, 'topicKey must be a string', r.topicKey);
           else if (r.topicKey === '') errs.add(`${f}.topicKey`, 'topicKey should not be empty', r.topicKey);
         } else if (app.has('object-recipients-rejected') || (app.has('recipient-channels-rejected') && r.channels !== undefined)) errs.add(f, 'recipient must be a subscriberId string', r);
+        else if (app.has('recipient-channel-provider-id-required') && Array.isArray(r.channels) && r.channels.some((c) => isPlainObject(c) && typeof c.providerId !== 'string')) errs.add(`${f}.channels`, 'each channel must name its providerId', r.channels);
         else if (app.has('channel-without-credentials-crash') && Array.isArray(r.channels) && r.channels.some((c) => isPlainObject(c) && c.credentials === undefined)) throw new Error('channel credentials read before they were checked');
         else checkSubscriberShape(errs, r, `${f}.`, { nullable: true });
       } else errs.add(f, 'recipient must be a subscriberId or a subscriber object', r);
@@ -126,7 +127,11 @@ function checkOverrides(app: App, errs: FieldErrors, v: unknown, field: string):
     optObject(errs, o, 'providers', `${f}.`);
     layoutId(o, f);
   });
-  mapOfObjects('channels', layoutId);
+  mapOfObjects('channels', (o, f) => {
+    // why: fault `overrides-channel-keys-limited` knows the email channel only
+    if (app.has('overrides-channel-keys-limited') && !f.endsWith('.channels.email')) errs.add(f, 'only the email channel can be overridden', o);
+    layoutId(o, f);
+  });
   mapOfObjects('providers');
   for (const channel of ['email', 'push', 'sms', 'chat']) optObject(errs, v, channel, `${field}.`);
   optString(errs, v, 'layoutIdentifier', `${field}.`);

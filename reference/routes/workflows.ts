@@ -29,7 +29,8 @@ function validatePreferenceBlock(app: App, errs: FieldErrors, v: unknown, field:
   if (v.channels !== undefined) {
     if (!isPlainObject(v.channels)) return errs.add(`${field}.channels`, 'channels must be an object', v.channels);
     for (const [ch, setting] of Object.entries(v.channels)) {
-      if (!isPlainObject(setting)) errs.add(`${field}.channels.${ch}`, `${ch} must be an object`, setting);
+      if (app.has('workflow-preferences-channels-limited') && !['email', 'sms', 'in_app'].includes(ch)) errs.add(`${field}.channels.${ch}`, `${ch} is not a channel`, setting);
+      else if (!isPlainObject(setting)) errs.add(`${field}.channels.${ch}`, `${ch} must be an object`, setting);
       else optBoolean(errs, setting, 'enabled', `${field}.channels.${ch}.`);
     }
   }
@@ -176,7 +177,9 @@ function createWorkflow(ctx: RequestContext) {
     validatePreferenceBlock(app, errs, prefs.workflow, 'preferences.workflow');
     if (app.has('partial-preferences-rejected') && !isCompletePreferences(prefs)) errs.add('preferences', 'preferences must carry user and workflow, each with all');
   }
-  const severity = (app.has('severity-enum-unchecked') && typeof b.severity === 'string' ? (b.severity as (typeof SEVERITIES)[number]) : optEnum(errs, b, 'severity', SEVERITIES)) ?? (app.has('severity-default-high') ? 'high' : 'none');
+  const sentSeverity = (app.has('severity-enum-unchecked') && typeof b.severity === 'string' ? (b.severity as (typeof SEVERITIES)[number]) : optEnum(errs, b, 'severity', SEVERITIES)) ?? (app.has('severity-default-high') ? 'high' : 'none');
+  // why: fault `severity-low-dropped` maps the severities through a table that lacks `low`
+  const severity = app.has('severity-low-dropped') && sentSeverity === 'low' ? 'none' : sentSeverity;
   let validator;
   if (payloadSchema) {
     if (app.has('payload-schema-vendor-keyword-rejected') && Object.keys(payloadSchema).some((k) => k.startsWith('x-'))) errs.add('payloadSchema', 'payloadSchema is not a valid JSON Schema: strict mode: unknown keyword');

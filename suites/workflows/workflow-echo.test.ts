@@ -92,3 +92,14 @@ conformance('WF-02', 'a mixed-case workflowId is echoed exactly and the workflow
   expect(read.status, `the workflow reads back by its mixed-case workflowId ${workflowId}`).toBe(200);
   expect(read.data.workflowId, 'read back, the workflowId keeps its case').toBe(workflowId);
 });
+
+conformance('WF-02', 'each severity value is echoed as sent and read back alike', async ({ api, ids, cleanup }) => {
+  for (const severity of SEVERITIES) {
+    const workflowId = ids.slug('wf');
+    const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, severity, steps: [] });
+    expectCreated(res, `the workflow with severity ${severity} is created`);
+    expect(res.data.severity, `severity "${severity}" is echoed as sent`).toBe(severity);
+    const read = await readWorkflow(api, res.data._id);
+    expect(read.data?.severity, `read back, severity "${severity}" is kept`).toBe(severity);
+  }
+});

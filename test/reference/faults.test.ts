@@ -257,6 +257,8 @@ const PROBES: Record<FaultName, Probe> = {
   'agent-providers-dropped': p(async (c) => (await createWf(c, { agent: { identifier: 'bot', providers: { sendgrid: { replyTo: 'a@b.co' } } } })).json.data.agent),
   'timestamps-not-iso': p(async (c) => /^\d{4}-\d\d-\d\dT/.test((await createWf(c)).json.data.createdAt)),
   'bad-origin-enum': p(async (c) => (await createWf(c)).json.data.origin),
+  'severity-low-dropped': p(async (c) => (await createWf(c, { severity: 'low' })).json.data.severity),
+  'workflow-preferences-channels-limited': p(async (c) => (await createWf(c, { preferences: { workflow: { channels: { tool: { enabled: false } } } } })).status),
   'falsy-fields-dropped': p(async (c) => 'description' in (await createWf(c, { description: '', validatePayload: false })).json.data),
   'workflow-id-lower-cased': p(async (c) => (await c.post('/v2/workflows', wfBody({ workflowId: 'Wf-Mixed' }))).json.data.workflowId),
   'given-step-id-replaced': p(async (c) => (await createWf(c, { steps: [{ name: 'Inbox', type: 'in_app', stepId: 'Given-Id' }] })).json.data.steps[0].stepId),
@@ -315,6 +317,7 @@ const PROBES: Record<FaultName, Probe> = {
   'ts-identifier-pair-refused': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{ identifier: 't:a', subscriberId: 'a' }] })).json.meta),
   'ts-empty-entries-dropped': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{}, {}] })).json.meta),
 
+  'lp-channel-provider-id-required': p(async (c) => previewStatus(c, previewOf({ channels: [{ credentials: { deviceTokens: ['t'] } }] }))),
   'lp-missing-schema': p(async (c) => 'schema' in (await layoutPreview(c))),
   'lp-preview-body-not-string': p(async (c) => typeof (await layoutPreview(c)).result.preview.body),
   'lp-wrong-type': p(async (c) => (await layoutPreview(c)).result.type),
@@ -374,6 +377,8 @@ const PROBES: Record<FaultName, Probe> = {
   'trigger-200': withT(async (c) => (await trig(c, {})).status),
   'trigger-missing-transaction-id': withT(async (c) => typeof (await trig(c, {})).json.data.transactionId),
   'recipient-cap-off': withT(async (c) => (await trig(c, { to: Array.from({ length: 101 }, (_, i) => `r${i}`) })).status),
+  'recipient-channel-provider-id-required': withT(async (c) => (await trig(c, { to: [{ subscriberId: 's2', channels: [{ credentials: { webhookUrl: 'https://hooks.example.com/x' }, integrationIdentifier: 'slack-1' }] }] })).status),
+  'overrides-channel-keys-limited': withT(async (c) => (await trig(c, { overrides: { channels: { push: {} } } })).status),
   'recipient-cap-counts-objects-only': withT(async (c) => (await trig(c, { to: Array.from({ length: 101 }, (_, i) => `r${i}`) })).status),
   'recipient-cap-off-by-one': withT(async (c) => (await trig(c, { to: Array.from({ length: 100 }, (_, i) => `r${i}`) })).status),
   'recipient-cap-partial': withT(async (c) => {
