@@ -81,6 +81,7 @@ export const FAULTS = {
   'step-id-pattern-unchecked': { rules: ['WF-06'], description: 'A step `stepId` outside the slug pattern is accepted' },
   'preferences-dropped': { rules: ['WF-07'], description: 'The workflow response has no `preferences`' },
   'agent-dropped': { rules: ['WF-08'], description: '`agent` is not stored: the response always has `agent: null`' },
+  'agent-empty-providers-null': { rules: ['WF-08'], description: 'An `agent` whose `providers` is the empty map `{}` is answered as `agent: null`' },
   'agent-providers-dropped': { rules: ['WF-08'], description: '`agent.providers` is not stored' },
   'timestamps-not-iso': { rules: ['WF-11'], deployedOnly: true, description: 'Workflow createdAt/updatedAt are epoch-millisecond strings (the spec leaves the timestamp format open)' },
   'timestamps-rfc1123': { rules: ['WF-11'], deployedOnly: true, description: 'Workflow, run and preference timestamps are RFC 1123 strings (`Sun, 29 Nov 2026 07:00:00 GMT`; the spec leaves the format open)' },

@@ -262,6 +262,7 @@ export function workflowDto(app: App, wf: Workflow): Record<string, unknown> {
   if (app.has('preferences-dropped')) delete dto.preferences;
   if (app.has('falsy-fields-dropped')) for (const f of ['description', 'validatePayload', 'tags', 'payloadSchema']) if (isFalsyOrEmpty(dto[f])) delete dto[f];
   if (app.has('empty-objects-null') && isPlainObject(dto.payloadSchema) && Object.keys(dto.payloadSchema).length === 0) dto.payloadSchema = null;
+  if (app.has('agent-empty-providers-null') && isPlainObject(wf.agent) && isFalsyOrEmpty(wf.agent.providers)) dto.agent = null;
   return dto;
 }
 

@@ -259,6 +259,7 @@ const PROBES: Record<FaultName, Probe> = {
   'bad-origin-enum': p(async (c) => (await createWf(c)).json.data.origin),
   'severity-low-dropped': p(async (c) => (await createWf(c, { severity: 'low' })).json.data.severity),
   'workflow-preferences-channels-limited': p(async (c) => (await createWf(c, { preferences: { workflow: { channels: { tool: { enabled: false } } } } })).status),
+  'agent-empty-providers-null': p(async (c) => (await createWf(c, { agent: { identifier: 'bot', providers: {} } })).json.data.agent),
   'falsy-fields-dropped': p(async (c) => 'description' in (await createWf(c, { description: '', validatePayload: false })).json.data),
   'workflow-id-lower-cased': p(async (c) => (await c.post('/v2/workflows', wfBody({ workflowId: 'Wf-Mixed' }))).json.data.workflowId),
   'given-step-id-replaced': p(async (c) => (await createWf(c, { steps: [{ name: 'Inbox', type: 'in_app', stepId: 'Given-Id' }] })).json.data.steps[0].stepId),
