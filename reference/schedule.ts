@@ -54,6 +54,8 @@ export function validateSchedule(errs: FieldErrors, value: unknown, app: Pick<Ap
               if (typeof h.start === 'string' && typeof h.end === 'string') hours.push({ start: h.start, end: h.end });
             });
         }
+        // why: fault `schedule-weekend-dropped` stores the working days only
+        if (app.has('schedule-weekend-dropped') && (day === 'saturday' || day === 'sunday')) continue;
         weekly[day] = { ...(app.has('schedule-is-enabled-omitted') && typeof d.isEnabled !== 'boolean' ? {} : { isEnabled: flag(d.isEnabled) }), hours };
       }
     }
@@ -75,5 +77,7 @@ function flag(v: unknown): boolean {
 function hourPattern(app: Pick<App, 'has'>): RegExp {
   if (app.has('schedule-hour-strict-form')) return /^(0[1-9]|1[0-2]):[0-5][0-9] (AM|PM)$/i;
   if (app.has('schedule-hour-suffix-accepted')) return /^(0?[1-9]|1[0-2]):[0-5][0-9]\s?(AM|PM)/i;
+  if (app.has('schedule-hour-12-rejected')) return /^(0?[1-9]|1[01]):[0-5][0-9]\s?(AM|PM)$/i;
+  if (app.has('schedule-hour-00-accepted')) return /^(0?[0-9]|1[0-2]):[0-5][0-9]\s?(AM|PM)$/i;
   return HOUR_PATTERN;
 }

@@ -106,7 +106,9 @@ export function checkBridgeUrl(raw: string, opts: SsrfGuardOptions = {}, faults:
   if (faults.has('bridge-url-partial-credentials-allowed') && (url.username === '' || url.password === '')) url.username = url.password = '';
   if ((url.username !== '' || url.password !== '') && !opts.allowCredentials) return 'bridgeUrl must not contain credentials';
   let host = url.hostname.toLowerCase();
-  if (host.endsWith('.')) host = host.slice(0, -1);
+  // why: fault `bridge-url-localhost-trailing-dot-allowed` leaves `localhost.` as written, so the name check misses it
+  const keepDot = faults.has('bridge-url-localhost-trailing-dot-allowed') && /(^|\.)localhost\.$/.test(host);
+  if (host.endsWith('.') && !keepDot) host = host.slice(0, -1);
   if (host === '') return 'bridgeUrl must name a host';
 
   if (host.startsWith('[')) {
@@ -117,6 +119,7 @@ export function checkBridgeUrl(raw: string, opts: SsrfGuardOptions = {}, faults:
     // why: fault `bridge-url-ipv4-compatible-allowed` takes `::a.b.c.d` (but `::` and `::1`) for a public address
     if (faults.has('bridge-url-ipv4-compatible-allowed') && groups.slice(0, 6).every((x) => x === 0) && (groups[6] !== 0 || groups[7]! > 1)) return null;
     if (faults.has('bridge-url-ipv6-link-local-allowed') && (groups[0]! & 0xffc0) === 0xfe80) return null;
+    if (faults.has('bridge-url-ula-fd-only') && (groups[0]! & 0xff00) === 0xfc00) return null;
     if (cls === 'public' || opts.allowIpv6Internal) return null;
     return opts.echoIp ? `bridgeUrl ${host} is blocked by the outbound SSRF policy` : SSRF_POLICY_MESSAGE;
   }
@@ -126,6 +129,8 @@ export function checkBridgeUrl(raw: string, opts: SsrfGuardOptions = {}, faults:
     if (opts.allowNonDecimalIp && !rawHostIsDottedDecimal(raw)) return null;
     const cls = classifyIpv4(v4);
     if (faults.has('bridge-url-172-slash-8-blocked') && v4[0] === 172) return SSRF_POLICY_MESSAGE;
+    if (faults.has('bridge-url-loopback-only-127-0-0-1') && v4[0] === 127 && v4.join('.') !== '127.0.0.1') return null;
+    if (faults.has('bridge-url-link-local-metadata-only') && v4[0] === 169 && v4[1] === 254 && v4.join('.') !== '169.254.169.254') return null;
     if (cls === 'public') return null;
     if (cls === 'loopback' && opts.allowLoopback) return null;
     if (cls === 'private' && opts.allowPrivate) return null;

@@ -9,6 +9,7 @@ import { checkBridgeUrl, type SsrfGuardOptions } from '../ssrf-guard.ts';
 import type { EnvironmentState } from '../store.ts';
 import { isPlainObject, nowIso } from '../util.ts';
 import { optContext, optObject, optString } from '../validate.ts';
+import { stampNow } from './workflows.ts';
 import { checkSubscriberShape, upsertSubscriber } from './subscribers.ts';
 
 export const MAX_RECIPIENTS = 100;
@@ -48,7 +49,9 @@ export function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, er
   else if (typeof b.to === 'string' || isPlainObject(b.to)) recipients = [b.to];
   else errs.add(prefix + 'to', 'to must be an array, a subscriberId or a subscriber object', b.to);
   const cap = app.has('recipient-cap-off-by-one') ? MAX_RECIPIENTS - 1 : MAX_RECIPIENTS;
-  const overCap = recipients.length > cap && !app.has('recipient-cap-off');
+  // why: fault `recipient-cap-counts-objects-only` counts the subscriber objects and lets any number of id strings through
+  const counted = app.has('recipient-cap-counts-objects-only') ? recipients.filter((r) => isPlainObject(r)).length : recipients.length;
+  const overCap = counted > cap && !app.has('recipient-cap-off');
   if (overCap) errs.add(prefix + 'to', `to must contain no more than ${MAX_RECIPIENTS} recipients`, recipients.length);
   else {
     recipients.forEach((r, i) => {
@@ -61,6 +64,7 @@ export function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, er
           if (typeof r.topicKey !== 'string') errs.add(`${f}.topicKey`, 'topicKey must be a string', r.topicKey);
           else if (r.topicKey === '') errs.add(`${f}.topicKey`, 'topicKey should not be empty', r.topicKey);
         } else if (app.has('object-recipients-rejected') || (app.has('recipient-channels-rejected') && r.channels !== undefined)) errs.add(f, 'recipient must be a subscriberId string', r);
+        else if (app.has('recipient-channel-provider-id-required') && Array.isArray(r.channels) && r.channels.some((c) => isPlainObject(c) && typeof c.providerId !== 'string')) errs.add(`${f}.channels`, 'each channel must name its providerId', r.channels);
         else if (app.has('channel-without-credentials-crash') && Array.isArray(r.channels) && r.channels.some((c) => isPlainObject(c) && c.credentials === undefined)) throw new Error('channel credentials read before they were checked');
         else checkSubscriberShape(errs, r, `${f}.`, { nullable: true });
       } else errs.add(f, 'recipient must be a subscriberId or a subscriber object', r);
@@ -123,19 +127,23 @@ function checkOverrides(app: App, errs: FieldErrors, v: unknown, field: string):
     optObject(errs, o, 'providers', `${f}.`);
     layoutId(o, f);
   });
-  mapOfObjects('channels', layoutId);
+  mapOfObjects('channels', (o, f) => {
+    // why: fault `overrides-channel-keys-limited` knows the email channel only
+    if (app.has('overrides-channel-keys-limited') && !f.endsWith('.channels.email')) errs.add(f, 'only the email channel can be overridden', o);
+    layoutId(o, f);
+  });
   mapOfObjects('providers');
   for (const channel of ['email', 'push', 'sms', 'chat']) optObject(errs, v, channel, `${field}.`);
   optString(errs, v, 'layoutIdentifier', `${field}.`);
 }
 
 /** The run's observable effects: upserted subscribers, lastTriggeredAt, recorded transactionId. */
-function applySideEffects(env: EnvironmentState, t: TriggerRequest, transactionId: string, wf?: { lastTriggeredAt: string | null; runs: number }): void {
+function applySideEffects(app: App, env: EnvironmentState, t: TriggerRequest, transactionId: string, wf?: { lastTriggeredAt: string | null; runs: number }): void {
   env.transactionIds.add(transactionId);
   for (const r of t.recipients) if (isPlainObject(r) && r.type !== 'Topic') upsertSubscriber(env, r);
   if (isPlainObject(t.actor)) upsertSubscriber(env, t.actor);
   if (wf) {
-    wf.lastTriggeredAt = nowIso();
+    wf.lastTriggeredAt = stampNow(app);
     wf.runs++;
   }
   env.triggerRuns++;
@@ -193,7 +201,7 @@ export function runTrigger(ctx: RequestContext, t: TriggerRequest): Record<strin
   const seen = t.transactionId !== undefined && env.transactionIds.has(t.transactionId);
   // why: fault `trigger-recipient-replaces-subscriber` drops the stored subscribers named as objects, so the upsert makes fresh ones
   if (app.has('trigger-recipient-replaces-subscriber')) for (const r of t.recipients) if (isPlainObject(r) && typeof r.subscriberId === 'string') env.subscribers.delete(r.subscriberId);
-  if (!seen || app.has('transaction-id-not-deduplicated')) applySideEffects(env, t, transactionId, wf);
+  if (!seen || app.has('transaction-id-not-deduplicated')) applySideEffects(app, env, t, transactionId, wf);
   if (guard) throw new HttpError(400, guard); // only reached with the rejected-after-run fault
   return ack(app, app.has('trigger-wrong-status') ? 'queued' : 'processed', transactionId);
 }

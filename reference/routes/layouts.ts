@@ -1,13 +1,13 @@
 // POST /v2/layouts/{layoutId}/preview. Creating, reading and deleting layouts are provisioning-only: provisioning/layouts.ts.
-import type { RequestContext, RouteDef } from '../context.ts';
+import type { App, RequestContext, RouteDef } from '../context.ts';
 import { objectBody, ok } from '../context.ts';
 import { FieldErrors, notFound } from '../errors.ts';
 import { isPlainObject } from '../util.ts';
 
 const STRING_FIELDS = ['_id', 'firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'lastOnlineAt'] as const;
 /** ISO-8601 date-time, as `lastOnlineAt` is typed (format date-time). */
-/** The provider a preview names for a channel given without one: the in-app provider. */
-const DEFAULT_CHANNEL_PROVIDER = 'novu';
+/** The provider a preview names for a channel given without one, by its credentials (the deployed contract's enum holds chat and push providers only). */
+const defaultChannelProvider = (c: Record<string, unknown>) => (isPlainObject(c.credentials) && c.credentials.deviceTokens !== undefined ? 'fcm' : 'chat-webhook');
 const CREDENTIAL_STRINGS = ['webhookUrl', 'channel', 'alertUid', 'title', 'imageUrl', 'state', 'externalUrl'] as const;
 
 export const DEFAULT_BODY = '<html><head><meta charset="utf-8"></head><body><div>{{content}}</div></body></html>';
@@ -38,7 +38,7 @@ function previewSchema(): Record<string, unknown> {
 const NULLABLE_FIELDS = new Set(['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone', 'lastOnlineAt', 'isOnline', 'data']);
 
 // LP-05: subscriber fields of the wrong type are a 422, never a crash
-function validatePreviewSubscriber(errs: FieldErrors, s: Record<string, unknown>): void {
+function validatePreviewSubscriber(app: App, errs: FieldErrors, s: Record<string, unknown>): void {
   const p = 'previewPayload.subscriber.';
   const absent = (f: string) => s[f] === undefined || (s[f] === null && NULLABLE_FIELDS.has(f));
   for (const f of STRING_FIELDS) if (!absent(f) && typeof s[f] !== 'string') errs.add(p + f, `${f} must be a string`, s[f]);
@@ -53,6 +53,7 @@ function validatePreviewSubscriber(errs: FieldErrors, s: Record<string, unknown>
     s.channels.forEach((c, i) => {
       const f = `${p}channels[${i}]`;
       if (!isPlainObject(c)) return errs.add(f, 'each channel must be an object', c);
+      if (app.has('lp-channel-provider-id-required') && c.providerId === undefined) errs.add(`${f}.providerId`, 'providerId should not be empty');
       for (const k of ['providerId', '_integrationId', 'integrationIdentifier'] as const) {
         if (c[k] !== undefined && typeof c[k] !== 'string') errs.add(`${f}.${k}`, `${k} must be a string`, c[k]);
       }
@@ -91,7 +92,7 @@ function preview(ctx: RequestContext) {
         const sub = b.previewPayload.subscriber;
         // what the type checks see: all of it, less under the two LP-05 faults
         const checked = app.has('lp-field-types-unchecked') ? { isOnline: sub.isOnline, channels: sub.channels } : app.has('lp-channel-entries-unchecked') && Array.isArray(sub.channels) ? { ...sub, channels: [] } : sub;
-        validatePreviewSubscriber(errs, checked);
+        validatePreviewSubscriber(app, errs, checked);
         if (app.has('lp-typed-fields-rejected')) {
           for (const f of ['isOnline', '__v', 'topics', 'channels']) if (sub[f] !== undefined) errs.add(`previewPayload.subscriber.${f}`, `${f} is not accepted`, sub[f]);
         }
@@ -117,7 +118,8 @@ function preview(ctx: RequestContext) {
   const subscriber = app.has('lp-subscriber-dropped') ? defaults : { ...defaults, ...given };
   // why: the spec's preview example carries `providerId` on every channel, also where the request left it out
   if (Array.isArray(subscriber.channels)) {
-    subscriber.channels = subscriber.channels.map((c) => ({ providerId: DEFAULT_CHANNEL_PROVIDER, ...(c as Record<string, unknown>) }));
+    // and `_integrationId`, which the deployed contract's answer requires (CLIENT-02), empty where none was given
+    subscriber.channels = subscriber.channels.map((c: Record<string, unknown>) => ({ providerId: defaultChannelProvider(c), _integrationId: '', ...c }));
   }
   const controls = isPlainObject(b.controlValues) && isPlainObject(b.controlValues.email) ? b.controlValues.email : {};
   const template = typeof controls.body === 'string' ? controls.body : DEFAULT_BODY;

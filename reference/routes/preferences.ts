@@ -5,9 +5,9 @@ import { objectBody, ok } from '../context.ts';
 import { FieldErrors, notFound } from '../errors.ts';
 import { validateSchedule } from '../schedule.ts';
 import { CHANNELS, type Channel, type ChannelFlags, type EnvironmentState, type Subscriber, type Workflow, type WorkflowPreference } from '../store.ts';
-import { nowIso } from '../util.ts';
 import { optContext, optObject, optString } from '../validate.ts';
 import { allChannels } from './subscribers.ts';
+import { stampNow } from './workflows.ts';
 
 function workflowEntry(app: App, s: Subscriber, wf: Workflow): Record<string, unknown> {
   const pref = s.workflowPrefs.get(wf._id);
@@ -39,13 +39,18 @@ function patchPreferences(ctx: RequestContext) {
   if (channels) {
     for (const [k, v] of Object.entries(channels)) {
       if (!(CHANNELS as readonly string[]).includes(k)) errs.add(`channels.${k}`, `${k} is not a channel (${CHANNELS.join(', ')})`, v);
-      else if (typeof v === 'boolean') changes[k as Channel] = v;
+      else if (typeof v === 'boolean') {
+        // why: fault `pref-channels-email-sms-only` answers 200 but applies only the two channels it knows
+        if (!app.has('pref-channels-email-sms-only') || k === 'email' || k === 'sms') changes[k as Channel] = v;
+      }
       else if (app.has('pref-non-boolean-accepted')) changes[k as Channel] = Boolean(v);
       else errs.add(`channels.${k}`, `${k} must be a boolean value`, v);
     }
   }
   const workflowId = optString(errs, b, 'workflowId');
   const context = optContext(errs, b, 'context');
+  if (context && app.has('pref-context-rejected')) errs.add('context', 'property context should not exist', context);
+  if (context && app.has('pref-context-empty-value-rejected')) for (const [k, v] of Object.entries(context)) if (v === '') errs.add(`context.${k}`, `context.${k} should not be empty`, v);
   let schedule;
   const scheduleErrs = new FieldErrors();
   if (b.schedule !== undefined) schedule = validateSchedule(scheduleErrs, b.schedule, app);
@@ -66,16 +71,16 @@ function patchPreferences(ctx: RequestContext) {
   // why: validate fully before mutating; the partial-apply fault breaks exactly that
   if (errs.any) {
     if (app.has('pref-invalid-partially-applied')) {
-      if (wf) applyWorkflowChanges(s, wf, changes, nowIso());
+      if (wf) applyWorkflowChanges(app, s, wf, changes, stampNow(app));
       else Object.assign(s.globalChannels, changes);
     }
     errs.throwIfAny();
   }
 
-  const now = nowIso();
+  const now = stampNow(app);
   if (wf) {
     const targets = app.has('pref-workflow-update-leaks') ? [...env.workflows.values()] : [wf];
-    for (const t of targets) applyWorkflowChanges(s, t, changes, now);
+    for (const t of targets) applyWorkflowChanges(app, s, t, changes, now);
   } else if (!app.has('pref-global-ignored')) {
     Object.assign(s.globalChannels, changes);
   }
@@ -85,11 +90,11 @@ function patchPreferences(ctx: RequestContext) {
   return ok(200, preferencesDto(app, env, s));
 }
 
-function applyWorkflowChanges(s: Subscriber, wf: Workflow, changes: Partial<ChannelFlags>, now: string): void {
+function applyWorkflowChanges(app: App, s: Subscriber, wf: Workflow, changes: Partial<ChannelFlags>, now: string): void {
   const pref: WorkflowPreference = s.workflowPrefs.get(wf._id) ?? { channels: {}, overrides: [], updatedAt: now };
   for (const [ch, v] of Object.entries(changes) as [Channel, boolean][]) {
     pref.channels[ch] = v;
-    if (!pref.overrides.some((o) => o.channel === ch)) pref.overrides.push({ channel: ch, source: 'subscriber' });
+    if (!pref.overrides.some((o) => o.channel === ch)) pref.overrides.push({ channel: ch, source: (app.has('override-source-renamed') ? 'user' : 'subscriber') as 'subscriber' }); // the cast: only the fault writes another value
   }
   pref.updatedAt = now;
   s.workflowPrefs.set(wf._id, pref);

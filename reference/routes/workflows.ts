@@ -29,7 +29,8 @@ function validatePreferenceBlock(app: App, errs: FieldErrors, v: unknown, field:
   if (v.channels !== undefined) {
     if (!isPlainObject(v.channels)) return errs.add(`${field}.channels`, 'channels must be an object', v.channels);
     for (const [ch, setting] of Object.entries(v.channels)) {
-      if (!isPlainObject(setting)) errs.add(`${field}.channels.${ch}`, `${ch} must be an object`, setting);
+      if (app.has('workflow-preferences-channels-limited') && !['email', 'sms', 'in_app'].includes(ch)) errs.add(`${field}.channels.${ch}`, `${ch} is not a channel`, setting);
+      else if (!isPlainObject(setting)) errs.add(`${field}.channels.${ch}`, `${ch} must be an object`, setting);
       else optBoolean(errs, setting, 'enabled', `${field}.channels.${ch}.`);
     }
   }
@@ -99,6 +100,8 @@ function parseSteps(app: App, errs: FieldErrors, raw: unknown[]): Step[] {
     if (stepId !== undefined && seen.has(stepId)) errs.add(`${f}.stepId`, `stepId "${stepId}" is used by another step`, stepId);
     // why: a derived stepId must not collide with another step's, given or derived
     const derived = app.has('derived-step-id-unslugged') ? name.toLowerCase().replace(/[^a-z0-9]/g, '-') : app.has('derived-step-id-empty') && !/[a-z0-9]/i.test(name) ? '' : slugify(name);
+    // why: fault `given-step-id-replaced` keeps the derived stepId even where the request gave one
+    if (app.has('given-step-id-replaced') && stepId !== undefined && !seen.has(derived)) stepId = derived;
     stepId ??= app.has('derived-step-id-not-unique') ? derived : uniqueSlug(derived, new Set([...given, ...seen]));
     seen.add(stepId);
     steps.push({ _id: _id ?? objectId(), stepId, slug: app.has('step-slug-empty') ? '' : `${stepId}_st_${shortId(8)}`, name, type, ...(controlValues ? { controlValues } : {}) });
@@ -174,7 +177,9 @@ function createWorkflow(ctx: RequestContext) {
     validatePreferenceBlock(app, errs, prefs.workflow, 'preferences.workflow');
     if (app.has('partial-preferences-rejected') && !isCompletePreferences(prefs)) errs.add('preferences', 'preferences must carry user and workflow, each with all');
   }
-  const severity = (app.has('severity-enum-unchecked') && typeof b.severity === 'string' ? (b.severity as (typeof SEVERITIES)[number]) : optEnum(errs, b, 'severity', SEVERITIES)) ?? (app.has('severity-default-high') ? 'high' : 'none');
+  const sentSeverity = (app.has('severity-enum-unchecked') && typeof b.severity === 'string' ? (b.severity as (typeof SEVERITIES)[number]) : optEnum(errs, b, 'severity', SEVERITIES)) ?? (app.has('severity-default-high') ? 'high' : 'none');
+  // why: fault `severity-low-dropped` maps the severities through a table that lacks `low`
+  const severity = app.has('severity-low-dropped') && sentSeverity === 'low' ? 'none' : sentSeverity;
   let validator;
   if (payloadSchema) {
     if (app.has('payload-schema-vendor-keyword-rejected') && Object.keys(payloadSchema).some((k) => k.startsWith('x-'))) errs.add('payloadSchema', 'payloadSchema is not a valid JSON Schema: strict mode: unknown keyword');
@@ -185,12 +190,12 @@ function createWorkflow(ctx: RequestContext) {
   errs.throwIfAny();
   if (app.has('long-step-name-crash') && steps.some((s) => s.name.length > 120)) throw new Error('step name longer than its column');
   if (app.has('payload-example-bare-subschema-crash') && payloadSchema && (!isPlainObject(payloadSchema.properties) || Object.values(payloadSchema.properties).some((v) => !isPlainObject(v) || (v.type === 'object' && !('properties' in v))))) throw new Error('payloadExample: a schema without properties');
-  const wfId = workflowId!;
+  const wfId = app.has('workflow-id-lower-cased') ? workflowId!.toLowerCase() : workflowId!;
   name ??= wfId;
   // WF-09: a second workflow with the same workflowId is refused and the first stays untouched
   if (env.workflowsByKey.has(wfId)) throw new HttpError(409, `Workflow with id "${wfId}" already exists`);
 
-  const now = app.has('timestamps-not-iso') ? String(Date.now()) : nowIso();
+  const now = app.has('timestamps-not-iso') ? String(Date.now()) : stampNow(app);
   const wf: Workflow = {
     _id: objectId(),
     workflowId: wfId,
@@ -218,6 +223,11 @@ function createWorkflow(ctx: RequestContext) {
   return ok(app.has('workflow-create-200') ? 200 : 201, workflowDto(app, wf));
 }
 
+/** The current time as the reference writes it: ISO-8601, or the RFC 1123 form a fault puts in its place. */
+export function stampNow(app: Pick<App, 'has'>): string {
+  return app.has('timestamps-rfc1123') ? new Date().toUTCString() : nowIso();
+}
+
 /** WorkflowResponseDto. */
 export function workflowDto(app: App, wf: Workflow): Record<string, unknown> {
   const dto: Record<string, unknown> = {
@@ -241,7 +251,7 @@ export function workflowDto(app: App, wf: Workflow): Record<string, unknown> {
     lastPublishedAt: null,
     lastPublishedBy: null,
     origin: workflowOrigin(app),
-    status: wf.active ? 'ACTIVE' : 'INACTIVE',
+    status: app.has('workflow-status-lower-case') ? (wf.active ? 'active' : 'inactive') : wf.active ? 'ACTIVE' : 'INACTIVE',
     issues: {},
     lastTriggeredAt: wf.lastTriggeredAt,
     payloadExample: wf.payloadExample,
@@ -250,8 +260,14 @@ export function workflowDto(app: App, wf: Workflow): Record<string, unknown> {
   if (app.has('agent-missing-when-unassigned') && wf.agent === null) delete dto.agent;
   if (app.has('source-echoed') && wf.source !== undefined) dto.__source = wf.source;
   if (app.has('preferences-dropped')) delete dto.preferences;
+  if (app.has('falsy-fields-dropped')) for (const f of ['description', 'validatePayload', 'tags', 'payloadSchema']) if (isFalsyOrEmpty(dto[f])) delete dto[f];
+  if (app.has('empty-objects-null') && isPlainObject(dto.payloadSchema) && Object.keys(dto.payloadSchema).length === 0) dto.payloadSchema = null;
+  if (app.has('agent-empty-providers-null') && isPlainObject(wf.agent) && isFalsyOrEmpty(wf.agent.providers)) dto.agent = null;
   return dto;
 }
+
+// A serializer that drops falsy optional fields (fault `falsy-fields-dropped`) treats these as "not set".
+const isFalsyOrEmpty = (v: unknown) => !v || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
 
 const workflowOrigin = (app: App) => (app.has('bad-origin-enum') ? 'cloud' : 'novu-cloud');
 

@@ -49,6 +49,19 @@ conformance('LP-01', 'a preview of an existing layout succeeds with previewPaylo
   expect(body.schema !== null && typeof body.schema === 'object' && !Array.isArray(body.schema), `schema is an object, got ${JSON.stringify(body.schema)?.slice(0, 100)}`).toBe(true);
 });
 
+// The spec lists a channel's fields without marking any required; the response's example adds `providerId` itself.
+conformance('LP-01', 'a preview whose subscriber channels carry no providerId succeeds', async ({ api, provision, ids }) => {
+  const { layoutId } = await provision.layout();
+  const channels = [
+    { credentials: { webhookUrl: 'https://hooks.example.com/conformance', channel: 'general' }, integrationIdentifier: ids.slug('chat') },
+    { credentials: { deviceTokens: ['token-1'] }, _integrationId: 'integration-push' },
+    { credentials: {} },
+  ];
+  const res = await preview(api, layoutId, previewBody(ids, { channels }));
+  expect(res.data?.previewPayloadExample?.subscriber, 'previewPayloadExample is an object with a subscriber object').toBeTypeOf('object');
+  expect(res.data?.result?.preview?.body, 'result.preview.body is a string').toBeTypeOf('string');
+});
+
 conformance('LP-02', 'the preview of an email layout has result.type email', async ({ api, provision, ids }) => {
   const { layoutId } = await provision.layout();
   const res = await preview(api, layoutId, previewBody(ids));

@@ -72,7 +72,8 @@ conformance(['PREF-03', 'CLIENT-02'], 'a schedule whose schedule and weekday omi
   expect(res.data.global?.schedule, 'the response echoes the schedule under global.schedule').toMatchObject(schedule);
 });
 
-for (const badHour of ['25:00', '13:00 PM', '9:00', '09:00 AM EST']) {
+// the hour 00 does not exist on a 12-hour clock (its midnight is 12:00 AM)
+for (const badHour of ['25:00', '13:00 PM', '9:00', '09:00 AM EST', '00:00 AM', '00:30 PM']) {
   conformance('PREF-04', `rejects schedule hours "${badHour}" with 4xx and changes nothing`, async ({ api, provision, notVerified }) => {
     const subscriber = await provision.subscriber();
     const setup = await api.patch(preferencesPath(subscriber.subscriberId), { schedule: VALID_SCHEDULE });
@@ -90,3 +91,25 @@ for (const badHour of ['25:00', '13:00 PM', '9:00', '09:00 AM EST']) {
     expect(after.global.channels, 'a rejected update does not apply the channels sent in the same request').toEqual(before.global.channels);
   });
 }
+
+// The 12-hour clock at its edges (12:00 AM is midnight, 12:59 PM just after noon, 01:00, 11:59) on every weekday.
+const EDGE_HOURS: Record<string, { start: string; end: string }[]> = {
+  monday: [{ start: '12:00 AM', end: '12:59 AM' }],
+  tuesday: [{ start: '01:00 AM', end: '11:59 AM' }],
+  wednesday: [{ start: '12:00 PM', end: '12:59 PM' }],
+  thursday: [{ start: '01:00 PM', end: '11:59 PM' }],
+  friday: [{ start: '12:00 AM', end: '11:59 PM' }],
+  saturday: [{ start: '12:30 PM', end: '01:30 PM' }],
+  sunday: [{ start: '11:00 PM', end: '11:59 PM' }],
+};
+
+conformance('PREF-03', 'stores hours at the 12-hour clock\'s edges (hours 12, 01 and 11) on every weekday and echoes all seven days', async ({ api, provision }) => {
+  const subscriber = await provision.subscriber();
+  const weekly = Object.fromEntries(Object.entries(EDGE_HOURS).map(([day, hours]) => [day, { isEnabled: true, hours }]));
+  const schedule = { isEnabled: true, weeklySchedule: weekly };
+  const res = await api.patch(preferencesPath(subscriber.subscriberId), { schedule });
+  expect(res.status, `a schedule with hours ${JSON.stringify(EDGE_HOURS)} (all valid 12-hour times) is answered 200`).toBe(200);
+  expect(Object.keys(res.data.global?.schedule?.weeklySchedule ?? {}).sort(), 'the response echoes all seven weekdays').toEqual(Object.keys(EDGE_HOURS).sort());
+  expect(res.data.global?.schedule, 'the response echoes every day with its hours under global.schedule').toMatchObject(schedule);
+  expect((await readPreferences(api, subscriber.subscriberId)).global.schedule, 'read back, every day is stored with its hours').toMatchObject(schedule);
+});

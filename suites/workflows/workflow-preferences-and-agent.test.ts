@@ -99,3 +99,28 @@ conformance('WF-08', 'a workflow whose agent identifier is outside the slug patt
   const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'Email', type: 'email' }], agent: { identifier: 'not a slug!' } });
   expect(res.status >= 400 && res.status < 500, `agent.identifier "not a slug!" is outside the slug pattern and is refused with a 4xx, got ${res.status}`).toBe(true);
 }, { level: 'SHOULD' });
+
+// Every channel the spec's tables list, in both blocks of the workflow preferences request.
+conformance('WF-07', 'a workflow created with preferences naming each of the six channels in both blocks is accepted and carries preferences', async ({ api, ids, cleanup }) => {
+  const workflowId = ids.slug('wf');
+  const channels = Object.fromEntries(['email', 'sms', 'in_app', 'push', 'chat', 'tool'].map((c, i) => [c, { enabled: i % 2 === 0 }]));
+  const preferences = { user: { all: { enabled: true, readOnly: false }, channels }, workflow: { all: { enabled: false, readOnly: true }, channels } };
+  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'In-app', type: 'in_app' }], preferences });
+  expectCreated(res, `preferences whose channels name ${Object.keys(channels).join(', ')} are accepted`);
+  expect(res.data.preferences, 'the response carries a `preferences` object, not null').toBeTypeOf('object');
+  expect(res.data.preferences, 'the response `preferences` is an object, not null').not.toBeNull();
+});
+
+// Hard values of the nested agent config: an empty `providers` map and a provider without `replyTo` (optional).
+conformance('WF-08', 'a workflow created with an agent whose providers map is empty, or names a provider without replyTo, echoes the agent, never null', async ({ api, ids, cleanup, provision }) => {
+  const { identifier } = await provision.agent();
+  for (const agent of [{ identifier, providers: {} }, { identifier, providers: { sendgrid: {} } }]) {
+    const workflowId = ids.slug('wf');
+    const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [{ name: 'Email', type: 'email' }], agent });
+    expectCreated(res, `a workflow with agent ${JSON.stringify(agent)} is created`);
+    expect(res.data.agent, `the agent ${JSON.stringify(agent)} is echoed as an object, never null`).not.toBeNull();
+    expect(res.data.agent, `the create response echoes the agent ${JSON.stringify(agent)}`).toMatchObject(agent);
+    const read = await readWorkflow(api, res.data._id);
+    expect(read.data?.agent, `read back, the agent ${JSON.stringify(agent)} is stored`).toMatchObject(agent);
+  }
+});

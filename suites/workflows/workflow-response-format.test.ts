@@ -1,23 +1,21 @@
-// Wire format of the workflow response: ISO-8601 timestamps, non-empty ids, allowed enumeration values (WF-10).
+// Wire format of the workflow response: string timestamps, non-empty ids, the step types the spec lists (WF-10). The
+// timestamp format and the origin/status/severity values are open in the spec: workflow-open-values.test.ts (WF-11).
 import { expect } from 'vitest';
 import { conformance } from '../../fixtures/conformance.ts';
-import { ISO_8601, ORIGINS, SEVERITIES, SLUG_PATTERN, STATUSES, STEP_TYPES, expectCreated, postWorkflow, readWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
-
-const TIMESTAMPS = ['createdAt', 'updatedAt', 'lastPublishedAt', 'lastTriggeredAt'] as const;
+import { SLUG_PATTERN, STEP_TYPES, WORKFLOW_TIMESTAMPS, expectCreated, postWorkflow, readWorkflow } from '../../fixtures/workflows/workflow-requests.ts';
 
 function expectWireFormat(wf: Record<string, any>, source: string): void {
-  for (const field of TIMESTAMPS) {
+  for (const field of WORKFLOW_TIMESTAMPS) {
     const value = wf[field];
     if (value === null || (value === undefined && field.startsWith('last'))) continue;
-    expect(value, `${source}: \`${field}\` is an ISO-8601 timestamp string`).toBeTypeOf('string');
-    expect(ISO_8601.test(value) && !Number.isNaN(Date.parse(value)), `${source}: \`${field}\` ${JSON.stringify(value)} is an ISO-8601 timestamp`).toBe(true);
+    expect(value, `${source}: \`${field}\` is a timestamp string (any format: the spec leaves it open)`).toBeTypeOf('string');
   }
   for (const field of ['_id', 'slug'] as const) {
     expect(typeof wf[field] === 'string' && wf[field].length > 0, `${source}: \`${field}\` is a non-empty string, got ${JSON.stringify(wf[field])}`).toBe(true);
   }
-  expect(ORIGINS, `${source}: \`origin\` is one of ${ORIGINS.join(', ')}`).toContain(wf.origin);
-  expect(STATUSES, `${source}: \`status\` is one of ${STATUSES.join(', ')}`).toContain(wf.status);
-  expect(SEVERITIES, `${source}: \`severity\` is one of ${SEVERITIES.join(', ')}`).toContain(wf.severity);
+  for (const field of ['origin', 'status', 'severity'] as const) {
+    expect(wf[field], `${source}: \`${field}\` is a string (its values are open in the spec)`).toBeTypeOf('string');
+  }
   for (const step of (wf.steps ?? []) as Record<string, unknown>[]) {
     expect(STEP_TYPES as readonly unknown[], `${source}: step type is one of the eleven`).toContain(step.type);
     for (const field of ['_id', 'slug'] as const) {
@@ -27,7 +25,7 @@ function expectWireFormat(wf: Record<string, any>, source: string): void {
   }
 }
 
-conformance('WF-10', 'the workflow response carries ISO-8601 timestamps, non-empty _id and slug, and allowed enumeration values', async ({ api, ids, cleanup }) => {
+conformance('WF-10', 'the workflow response carries string timestamps, non-empty _id and slug, and listed step types', async ({ api, ids, cleanup }) => {
   const workflowId = ids.slug('wf');
   const res = await postWorkflow(api, cleanup, {
     name: `conformance ${workflowId}`,
@@ -41,13 +39,6 @@ conformance('WF-10', 'the workflow response carries ISO-8601 timestamps, non-emp
   const read = await readWorkflow(api, res.data._id);
   expect(read.status, 'the created workflow reads back').toBe(200);
   expectWireFormat(read.data, 'workflow read back');
-});
-
-conformance('WF-10', 'a workflow created without severity reports an allowed severity value', async ({ api, ids, cleanup }) => {
-  const workflowId = ids.slug('wf');
-  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, steps: [] });
-  expectCreated(res, 'the workflow is created');
-  expect(SEVERITIES, '`severity` is required in the response and one of the allowed values even when not sent').toContain(res.data.severity);
 });
 
 // A step sent without stepId gets one from the target; slug-style identifiers (stepId among them) follow the slug
@@ -69,17 +60,6 @@ conformance('WF-10', 'a stepId the target derives from a step name with spaces a
   steps.forEach((step, i) => {
     expect(SLUG_PATTERN.test(String(step.stepId)), `the stepId derived from the name ${JSON.stringify(names[i])} follows the slug pattern, got ${JSON.stringify(step.stepId)}`).toBe(true);
   });
-});
-
-conformance('WF-10', 'a workflow sent with a severity outside the enumeration is rejected, or answered with an allowed severity', async ({ api, ids, cleanup }) => {
-  const workflowId = ids.slug('wf');
-  const res = await postWorkflow(api, cleanup, { name: `conformance ${workflowId}`, workflowId, severity: 'urgent', steps: [] });
-  if (res.status >= 200 && res.status < 300) {
-    expect(SEVERITIES, `an accepted workflow's \`severity\` is one of ${SEVERITIES.join(', ')}, got ${JSON.stringify(res.data?.severity)}`).toContain(res.data?.severity);
-  } else {
-    expect(res.status, `severity "urgent" is outside the enumeration: a rejection is a client error (4xx), got ${res.status}`).toBeGreaterThanOrEqual(400);
-    expect(res.status, `severity "urgent": a client error, not a server error`).toBeLessThan(500);
-  }
 });
 
 // A step name with no ASCII letter or digit still gets a slug-pattern stepId (never an empty one).
