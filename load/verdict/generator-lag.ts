@@ -18,6 +18,8 @@ export const MAX_BACKLOG_SHARE = 0.02;
 const LOOKBACK_S = 1;
 /** How every reason of this module starts (a rule with such a test is never `pass`: see judge.ts). */
 export const GENERATOR_BEHIND = 'the load generator fell behind its schedule';
+/** The hint every reason of a starved or slowed run ends with. */
+export const STARVED_HINT = "free the machine's CPU, or run the scenarios one at a time (conformance load --one-at-a-time)";
 
 export interface Backlog {
   /** The most tokens overdue (scheduled, not yet sent) at any bucket edge of the interval, plus those dropped in it. */
@@ -79,7 +81,7 @@ export function generatorShortfall(ctx: CheckContext, routes: RouteName[], from:
     b.lagMaxMs !== undefined ? `sends up to ${fmt(b.lagMaxMs, 0)} ms late` : '',
   ].filter(Boolean).join(', ');
   const unit = byCost ? 'tokens' : 'requests';
-  return `${GENERATOR_BEHIND} in ${interval} (${what}: ${fmt(b.tokens)} ${unit} owed, over the ${fmt(allowed)} allowed — ${MAX_BACKLOG_SHARE * 100}% of the ${fmt(expectedTokens)} the interval should carry): the target's answers there cannot be judged (free the machine's CPU, or run fewer scenarios at once)`;
+  return `${GENERATOR_BEHIND} in ${interval} (${what}: ${fmt(b.tokens)} ${unit} owed, over the ${fmt(allowed)} allowed — ${MAX_BACKLOG_SHARE * 100}% of the ${fmt(expectedTokens)} the interval should carry): the target's answers there cannot be judged (${STARVED_HINT})`;
 }
 
 /** `ctx` with the interval's shortfall as its reason to be not-verified (an earlier reason wins). */
