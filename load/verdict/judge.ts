@@ -4,9 +4,9 @@ import { decisiveGap, type RuleTest, type Verdict } from '../../report/verdicts.
 import type { Timeline } from '../timeline/format.ts';
 import { bulkSubscribersRate, otherCategoriesUnthrottled } from './category-checks.ts';
 import { contextOf } from './context.ts';
+import { notAsPlanned } from './generator-lag.ts';
 import { remainingFallsByCost, throttledWellFormed } from './header-checks.ts';
 import { interruptedChecks } from './interrupted-checks.ts';
-import { notAsPlanned } from './late-answers.ts';
 import { burstBound, convergence, declaredRate, noThrottling } from './trigger-limit-checks.ts';
 
 export interface LoadRuleVerdict {

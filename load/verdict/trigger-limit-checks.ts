@@ -4,8 +4,8 @@ import type { RuleTest } from '../../report/verdicts.ts';
 import type { PlannedPhase } from '../scenarios/plan.ts';
 import type { Timeline } from '../timeline/format.ts';
 import { firstIndex, fmt, phaseBuckets, policyOf, routesOf, series, slackS, sum, test, type CheckContext } from './context.ts';
-import { backlogOf, GENERATOR_BEHIND, judgedOn, STARVED_HINT } from './generator-lag.ts';
-import { actedBy, answerSpreadS, lateReason, longestAnswerS } from './late-answers.ts';
+import { answerShortfall, backlogOf, GENERATOR_BEHIND, judgedOn, lateReason, STARVED_HINT } from './generator-lag.ts';
+import { actedBy, answerSpreadS, longestAnswerS } from './late-answers.ts';
 import type { RouteName } from '../scenarios/routes.ts';
 
 /** The checks over the limit decide RL-05: without one verified, checks under it cannot make it pass. */
@@ -56,11 +56,16 @@ export function burstBound(ctx: CheckContext): RuleTest[] {
   if ('error' in p) return [judged(test(ctx, 'RL-05', title, 'not-verified', `no burst to check against: ${p.error}`))];
   const tokens = series(ctx, routes, 'accepted', true);
   // why: a phase the generator under-offered could hide a target that accepts too much
+  const slack = slackS(ctx, routes);
   for (const phase of ctx.tl.plan.phases) {
     const planned = phaseTokens(phase);
-    if (planned > 0) ctx = judgedOn(ctx, routes, ...phaseBuckets(ctx, phase), planned);
+    if (planned === 0) continue;
+    const [from, to] = phaseBuckets(ctx, phase);
+    ctx = judgedOn(ctx, routes, from, to, planned);
+    // why: arrivals bunched by late answers could hide a bucket that accepts too much, beyond what the slack absorbs
+    const blurred = ctx.unreliable === undefined ? answerShortfall(ctx, routes, from, to, ctx.bucketS + slack) : undefined;
+    if (blurred) ctx = { ...ctx, unreliable: blurred };
   }
-  const slack = slackS(ctx, routes);
   const worst = tightest(tokens, r * b);
   const lengthS = (worst.to - worst.from) * b;
   const bound = p.policy.burst + r * (lengthS + b + slack);

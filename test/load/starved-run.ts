@@ -1,7 +1,7 @@
 // Real-time load tests on a shared machine: a run whose generator fell behind measured nothing, so the test says so
 // (skipped with the reason) instead of passing or failing on it — after checking that no rule failed for it.
 import { expect } from 'vitest';
-import { notAsPlanned } from '../../load/verdict/late-answers.ts';
+import { notAsPlanned } from '../../load/verdict/generator-lag.ts';
 import type { LoadRuleVerdict } from '../../load/verdict/judge.ts';
 
 /** The whole-run guard's reason: over 2% of the requests dropped at the in-flight cap or unanswered (load/verdict/context.ts). */
