@@ -43,6 +43,14 @@ export function judgeTimelines(timelines: Timeline[], expectedRps: number): Load
   }).filter((r) => r.tests.length > 0);
 }
 
+/** Why a timeline measured a starved run (its generator behind, answers late, or too much lost), if it did. */
+export function starvedReason(tl: Timeline, expectedRps: number): string | undefined {
+  const lost = contextOf(tl, expectedRps).unreliable;
+  if (lost !== undefined) return lost;
+  for (const v of judgeTimelines([tl], expectedRps)) for (const t of v.tests) if (t.status === 'not-verified' && notAsPlanned(t.message)) return t.message;
+  return undefined;
+}
+
 /** RL-05 is decided over the limit: a run whose scenarios all stayed below it cannot make it pass. */
 function overLimitMissing(timelines: Timeline[], tests: RuleTest[]): RuleTest[] {
   const own = tests.filter((t) => t.name.endsWith('[RL-05]'));
