@@ -39,7 +39,7 @@ export function declaredRate(timelines: Timeline[], expectedRps: number): RuleTe
   return [
     off.length === 0
       ? test(ctx, 'RL-05', title, 'passed', rates.map(({ header, rate }) => `"${header}" declares ${fmt(rate)}/s`).join('; '), evidence)
-      : test(ctx, 'RL-05', title, 'failed', off.map(({ header, quota, rate }) => `the trigger limit is ${expectedRps}/s, but RateLimit-Policy "${header}" declares ${quota.limit} per ${quota.w} s = ${fmt(rate)}/s`).join('; '), evidence),
+      : test(ctx, 'RL-05', title, 'failed', `the trigger limit is ${expectedRps}/s, but RateLimit-Policy "${off[0]!.header}" declares ${off[0]!.quota.limit} per ${off[0]!.quota.w} s = ${fmt(off[0]!.rate)}/s${off.length > 1 ? ` (and ${off.length - 1} more trigger polic${off.length > 2 ? 'ies' : 'y'} off the documented rate)` : ''}`, evidence),
   ];
 }
 
