@@ -72,6 +72,11 @@ describe('a starved run gives no load verdict, in any scenario', () => {
     expect(v['RL-05']?.tests.find((t) => t.name.includes('every interval'))?.message).toMatch(/^the answers came too late .* answered up to \d+ ms after the interval/);
   });
 
+  test('bulk subscribers answered ever later (up to 2 s): RL-08 does not fail a correct 2/s bucket', () => {
+    const v = judge('bulk-cost', { ...CLEAN, arrivalDelayMs: growingQueue(500, 3500, 2000) });
+    expect(v['RL-08']?.verdict, JSON.stringify(v['RL-08']?.tests.map((t) => t.message))).not.toBe('warn');
+  });
+
   test('bunched arrivals below the limit (429s a correct bucket gives them) are not-verified, not a failed no-429 check', () => {
     const v = judge('trigger-under-limit', { ...CLEAN, arrivalDelayMs: stalledQueue(2500, 4000) });
     const no429 = v['RL-05']!.tests.find((t) => t.name.includes('gets no 429'))!;
