@@ -23,8 +23,8 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** Runs the load; `N requests over` of each scenario starts a timer that stops the child 2 s into it, for 1.5 s. */
-function loadWithStops(args: string[]): Promise<{ code: number | null; out: string; stops: number }> {
+/** Runs the load; `N requests over` of each scenario starts a timer that stops the child 2 s into it, for 1.5 s (the first `maxStops`). */
+function loadWithStops(args: string[], maxStops = Infinity): Promise<{ code: number | null; out: string; stops: number }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST')));
   const child = spawn(process.execPath, [CLI, 'load', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -34,7 +34,7 @@ function loadWithStops(args: string[]): Promise<{ code: number | null; out: stri
     const before = (out.match(/requests over [\d.]+ s …/g) ?? []).length;
     out += d.toString();
     const after = (out.match(/requests over [\d.]+ s …/g) ?? []).length;
-    for (let i = before; i < after; i++) {
+    for (let i = before; i < Math.min(after, maxStops); i++) {
       timers.push(setTimeout(() => {
         if (child.exitCode !== null || !child.kill('SIGSTOP')) return;
         stops += 1;
@@ -66,5 +66,15 @@ describe('a generator stopped by SIGSTOP gives no load verdict', () => {
       expect(verdicts[id]!.tests.some((t) => t.status === 'not-verified' && notAsPlanned(t.message)), JSON.stringify(verdicts[id]!.tests.map((t) => t.message))).toBe(true);
     }
     expect(r.code).toBe(3);
+  }, 160_000);
+
+  test('embedded references at once, stopped 1.5 s: each starved scenario runs again alone, and nothing fails', async () => {
+    const reportDir = join(root, 'at-once');
+    const r = await loadWithStops(['--profile', 'short', '--scenario', 'trigger-limit', '--scenario', 'category-isolation', '--report-dir', reportDir], 1);
+    expect(r.stops, r.out).toBe(1);
+    expect(r.out).toMatch(/^Plan: 2 scenario\(s\), .*scenarios at once, each against its own embedded reference; a starved one runs again alone/m);
+    expect(r.out).toMatch(/^ {2}(trigger-limit, category-isolation|trigger-limit|category-isolation): starved running at once \(.*\); running (them|it) again one at a time$/m);
+    expect(r.out).not.toMatch(/MUST fail|SHOULD warn/);
+    expect([0, 3]).toContain(r.code);
   }, 160_000);
 });
