@@ -9,7 +9,6 @@ import type { CheckContext } from './context.ts';
 /** How every reason of late answers starts (a rule with such a test is never `pass`: see judge.ts). */
 export const ANSWERS_LATE = 'the answers came too late to tell when the target counted the requests';
 
-
 /** The longest answer (ms from send) to a request of `route` sent in bucket `i`, or undefined when none was answered. */
 function latestAnswerMs(ctx: CheckContext, route: RouteName, i: number): number | undefined {
   const b = ctx.tl.buckets[i]?.routes[route];
@@ -17,7 +16,6 @@ function latestAnswerMs(ctx: CheckContext, route: RouteName, i: number): number 
   // why: timelines without per-bucket answer times (older k6 summaries) fall back to the route's worst latency
   return b.latency?.max ?? ctx.tl.routes[route]?.latencyMs?.max ?? 0;
 }
-
 
 /** Per bucket, the latest the target may have acted on a request sent in it, in s from the start (−∞ when nothing was answered). */
 export function actedBy(ctx: CheckContext, routes: RouteName[]): number[] {
