@@ -1,5 +1,6 @@
 // Runs planned scenarios one after another on one engine, with a refill pause between them, and judges them.
-// Given a target of its own per scenario (embedded references), the scenarios run at once instead: no bucket is shared.
+// Given a target of its own per scenario (embedded references), the scenarios run at once instead: no bucket is shared;
+// a scenario starved by running beside the others runs again alone.
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseRateLimitPolicy } from '../schemas/rate-limit-policy.ts';
@@ -10,13 +11,15 @@ import type { ScenarioPlan } from './scenarios/plan.ts';
 import type { Timeline } from './timeline/format.ts';
 import { provisionFixture } from './target/fixture.ts';
 import { probeDeclaredLimits } from './target/probe-limits.ts';
-import { judgeTimelines, type LoadRuleVerdict } from './verdict/judge.ts';
+import { judgeTimelines, starvedReason, type LoadRuleVerdict } from './verdict/judge.ts';
 
 export interface LoadRunInput {
   baseUrl: string;
   apiKey: string;
   /** One target per plan, each with buckets of its own: the plans run at once, without refill pauses. */
   targetPerPlan?: { baseUrl: string; apiKey: string }[];
+  /** With targetPerPlan: a scenario whose run at once was starved (generator behind, answers late) runs again alone. */
+  retryStarvedAlone?: boolean;
   engine: 'node' | 'k6';
   /** The k6 binary (checked by the caller) when engine is k6. */
   k6?: string;
@@ -58,8 +61,31 @@ export async function runLoad(input: LoadRunInput): Promise<LoadRunResult> {
   const runs = input.targetPerPlan
     ? await Promise.all(input.plans.map((plan, i) => runInTurn({ ...input, ...input.targetPerPlan![i]!, plans: [plan] })))
     : [await runInTurn(input)];
+  if (input.targetPerPlan && input.retryStarvedAlone) await retryStarved(input, runs);
   const timelines = runs.flatMap((r) => r.timelines);
   return { timelines, verdicts: judgeTimelines(timelines, input.expectedRps), leaks: runs.flatMap((r) => r.leaks), notRun: runs.flatMap((r) => r.notRun) };
+}
+
+/**
+ * Scenarios run at once share this process's CPU with their embedded references: on a busy machine some starve. Each
+ * starved one runs again alone, one after another, against its own reference once its buckets refilled; its new
+ * timeline replaces the starved one (whatever it shows: one retry, then the verdict says what was measured).
+ */
+async function retryStarved(input: LoadRunInput, runs: Omit<LoadRunResult, 'verdicts'>[]): Promise<void> {
+  const starved = runs.flatMap((run, i) => {
+    const tl = run.timelines[0];
+    const why = tl && !tl.interrupted ? starvedReason(tl, input.expectedRps) : undefined;
+    return why ? [{ i, why }] : [];
+  });
+  if (starved.length === 0 || input.signal?.aborted) return;
+  input.log(`  ${starved.map(({ i }) => input.plans[i]!.scenario).join(', ')}: starved running at once (${starved[0]!.why.slice(0, 160)}…); running ${starved.length === 1 ? 'it' : 'them'} again one at a time`);
+  for (const { i } of starved) {
+    if (input.signal?.aborted) break;
+    await sleep(refillSeconds(runs[i]!.timelines[0], input.gapS) * 1000, undefined, input.signal ? { signal: input.signal } : {}).catch(() => undefined);
+    if (input.signal?.aborted) break;
+    const again = await runInTurn({ ...input, ...input.targetPerPlan![i]!, plans: [input.plans[i]!] });
+    runs[i] = { ...again, leaks: [...runs[i]!.leaks, ...again.leaks] };
+  }
 }
 
 async function runInTurn(input: LoadRunInput): Promise<Omit<LoadRunResult, 'verdicts'>> {

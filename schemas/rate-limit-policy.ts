@@ -85,3 +85,24 @@ function splitParameters(header: string): string[] | undefined {
   parts.push(current.trim());
   return quoted ? undefined : parts;
 }
+
+/** A policy's quota per window, read from the deployed syntax or the IETF structured one (`"name";q=100;w=10`). */
+export type QuotaParse = { ok: true; limit: number; w: number; burst?: number; syntax: 'deployed' | 'ietf' } | { ok: false; error: string };
+
+/** The quota the policy declares: the deployed syntax first, else the IETF draft's list (its shortest window: the one a load of seconds meets). */
+export function parseRateLimitQuota(header: string | undefined): QuotaParse {
+  const deployed = parseRateLimitPolicy(header);
+  if (deployed.ok && deployed.policy.syntax === 'deployed') return { ok: true, limit: deployed.policy.limit, w: deployed.policy.w, burst: deployed.policy.burst, syntax: 'deployed' };
+  if (header === undefined || !header.trimStart().startsWith('"')) return deployed;
+  let best: { limit: number; w: number } | undefined;
+  for (const item of header.split(',')) {
+    const [name, ...params] = item.split(';').map((p) => p.trim());
+    if (!name || !/^"[^"]*"$/.test(name)) return { ok: false, error: `RateLimit-Policy "${header}" has an item without a quoted name` };
+    const values = Object.fromEntries(params.map((p) => p.split('=', 2) as [string, string | undefined]));
+    if (values.q === undefined || !/^\d+$/.test(values.q)) return { ok: false, error: `RateLimit-Policy "${header}": ${name} lacks an integer q=` };
+    const w = values.w !== undefined && /^\d+$/.test(values.w) ? Number(values.w) : 0;
+    if (!(w > 0)) return { ok: false, error: `RateLimit-Policy "${header}": ${name} lacks a positive integer w=` };
+    if (!best || w < best.w) best = { limit: Number(values.q), w };
+  }
+  return best ? { ok: true, ...best, syntax: 'ietf' } : deployed;
+}

@@ -31,6 +31,8 @@ export interface LoadCommandOptions {
   faults?: string[];
   /** Judge these recorded timelines (the instances of a split k6 run are merged) instead of sending load. */
   fromTimelines?: string[];
+  /** Embedded reference: run the scenarios one after another, not at once (a busy machine starves them side by side). */
+  oneAtATime?: boolean;
 }
 
 /** Hard bounds whatever the options say. */
@@ -124,8 +126,8 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
   const requests = plans.reduce((s, p) => s + p.requestCount, 0);
   const seconds = plans.reduce((s, p) => s + p.durationMs, 0) / 1000;
   // why: with the node engine each scenario gets an embedded reference of its own and they all run at once (no refill pauses)
-  const together = embedded && opts.engine === 'node' && plans.length > 1;
-  const gaps = together ? 'scenarios at once, each against its own embedded reference' : `+ ≥ ${(profile.gapS * (plans.length - 1)).toFixed(1)} s refill pauses`;
+  const together = embedded && opts.engine === 'node' && plans.length > 1 && !opts.oneAtATime;
+  const gaps = together ? 'scenarios at once, each against its own embedded reference; a starved one runs again alone' : `one at a time, + ≥ ${(profile.gapS * (plans.length - 1)).toFixed(1)} s refill pauses`;
   io.log(`Plan: ${plans.length} scenario(s), ${requests} requests over ${seconds.toFixed(1)} s of load (${gaps}), engine ${opts.engine}, profile ${opts.profile}, trigger limit ${expectedRps}/s`);
   for (const p of plans) io.log(`  ${p.scenario}: ${p.requestCount} requests, ${(p.durationMs / 1000).toFixed(1)} s (${p.phases.map((ph) => `${ph.name} ${(ph.durationMs / 1000).toFixed(1)} s`).join(', ')})`);
   if (beyondBounds(plans)) return usage(`the plan exceeds the bounds (${MAX_REQUESTS} requests, ${MAX_DURATION_S} s): lower --duration or --rate-limit-rps`);
@@ -157,7 +159,7 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
     // why: a run that ends without a verdict must not leave an earlier run's load.json to be read as its own
     rmSync(join(opts.reportDir, 'load.json'), { force: true });
     const result = await runLoad({
-      ...{ baseUrl, apiKey, ...(targetPerPlan ? { targetPerPlan } : {}), engine: opts.engine, ...(k6 ? { k6: k6.k6 } : {}), plans, fitPlans, expectedRps, gapS: profile.gapS, reportDir: opts.reportDir, log: io.log },
+      ...{ baseUrl, apiKey, ...(targetPerPlan ? { targetPerPlan, retryStarvedAlone: true } : {}), engine: opts.engine, ...(k6 ? { k6: k6.k6 } : {}), plans, fitPlans, expectedRps, gapS: profile.gapS, reportDir: opts.reportDir, log: io.log },
       ...(io.signal ? { signal: io.signal } : {}),
       ...(io.onFixture ? { onFixture: io.onFixture } : {}),
     });

@@ -19,6 +19,7 @@ interface LoadFlags {
   profile: string;
   fault: string[];
   fromTimelines?: string[];
+  oneAtATime?: boolean;
 }
 
 export function registerLoad(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
@@ -36,6 +37,7 @@ export function registerLoad(program: Command, env: Record<string, string | unde
     .option('--report-dir <dir>', 'where load.json is written (merged into conformance.json when present; default reports/)')
     .option('--allow-remote-load', 'allow a target that is not this machine (only for a service you own)')
     .option('--fault <name>', 'embedded reference only: switch on a deliberate fault (repeatable)', collect, [])
+    .option('--one-at-a-time', 'embedded reference: run the scenarios one after another instead of at once (for a busy machine; a scenario starved at once is run again alone anyway)')
     .option('--from-timelines <files...>', 'send nothing: judge recorded timelines, merging the instances of a k6 run split with --execution-segment')
     .action(async (flags: LoadFlags) => {
       if (flags.engine !== 'node' && flags.engine !== 'k6') {
@@ -72,6 +74,7 @@ export function registerLoad(program: Command, env: Record<string, string | unde
         profile: flags.profile,
         faults: parseFaults(flags.fault),
         ...(flags.fromTimelines ? { fromTimelines: flags.fromTimelines } : {}),
+        ...(flags.oneAtATime ? { oneAtATime: true } : {}),
       };
       const where = target ?? 'the embedded reference, which ends with this process';
       const onFirst = 'no more load is offered; the running scenario is judged as far as it went, the load fixture is removed and the reports are written.';

@@ -36,7 +36,7 @@ const counters: Record<string, Counter> = {};
 for (const name of [...BUCKET_COUNTERS, ...ROUTE_COUNTERS, STATUS_COUNTER]) counters[name] = new Counter(name);
 const trends: Record<string, Trend> = {};
 for (const name of ROUTE_TRENDS) trends[name] = new Trend(name, name === 'lt_latency' || name === 'lt_send_lag');
-for (const name of BUCKET_TRENDS) trends[name] = new Trend(name, name === 'lt_lag');
+for (const name of BUCKET_TRENDS) trends[name] = new Trend(name, name === 'lt_lag' || name === 'lt_rt');
 const origin = new Gauge(ORIGIN_GAUGE);
 
 export const options: Options = {
@@ -156,6 +156,8 @@ export function hit(data: ReturnType<typeof setup>): void {
     return;
   }
   trends.lt_latency!.add(Math.max(0, doneAt - scheduledAt), st.routeTags);
+  // why: the target acted between send and answer, so late answers blur when it counted the request
+  trends.lt_rt!.add(Math.max(0, doneAt - sentAt), bucketTags);
   counters[STATUS_COUNTER]!.add(1, { route: s.route, status: statusTag(res.status) });
   const accepted = res.status >= 200 && res.status < 300;
   const remaining = header(res.headers, 'ratelimit-remaining');

@@ -30,8 +30,8 @@ export interface K6RunInfo {
 
 /** Per-bucket outcomes (tagged route and b) by send time; sent is their sum, scheduled comes from the plan. */
 export const BUCKET_COUNTERS = ['lt_accepted', 'lt_throttled', 'lt_other', 'lt_errors'] as const;
-/** Per-bucket trends (tagged route and b): RateLimit-Remaining by send time, send lag by schedule. */
-export const BUCKET_TRENDS = ['lt_rem', 'lt_lag'] as const;
+/** Per-bucket trends (tagged route and b): RateLimit-Remaining and answer time by send time, send lag by schedule. */
+export const BUCKET_TRENDS = ['lt_rem', 'lt_lag', 'lt_rt'] as const;
 export const ROUTE_COUNTERS = ['lt_ra_missing', 'lt_ra_invalid', 'lt_body_bad', 'lt_rem_missing'] as const;
 export const ROUTE_TRENDS = ['lt_rem_acc', 'lt_rem_thr', 'lt_retry_after', 'lt_latency', 'lt_send_lag'] as const;
 /** Responses per route and status (tagged route and status). */
@@ -80,6 +80,8 @@ export function summaryToTimeline(plan: ScenarioPlan, data: K6SummaryData, setup
       if (rem?.min !== undefined && rem.max !== undefined && br.accepted + br.throttled + br.other > 0) br.remaining = { min: rem.min, max: rem.max };
       const lag = trend(bucketKey('lt_lag', route, b));
       if (lag?.max !== undefined && br.scheduled > 0) br.lagMaxMs = lag.max;
+      const rt = trend(bucketKey('lt_rt', route, b));
+      if (rt?.min !== undefined && rt.max !== undefined && br.accepted + br.throttled + br.other > 0) br.latency = { min: rt.min, max: rt.max };
       if (br.scheduled + br.sent > 0) buckets[b]!.routes[route] = br;
       s.scheduled += br.scheduled;
       s.sent += br.sent;

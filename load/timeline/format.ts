@@ -23,10 +23,12 @@ export interface BucketRoute {
   lagMaxMs?: number;
   /** Built-in engine: RateLimit-Remaining on the responses to requests sent in this bucket. */
   remaining?: MinMax;
+  /** How long the answers to requests sent in this bucket took from their send, in ms (the target acted in between). */
+  latency?: MinMax;
 }
 
-/** The counted fields of a bucket (the rest are facts: lag, Remaining). */
-export type BucketCount = Exclude<keyof BucketRoute, 'lagMaxMs' | 'remaining'>;
+/** The counted fields of a bucket (the rest are facts: lag, Remaining, latency). */
+export type BucketCount = Exclude<keyof BucketRoute, 'lagMaxMs' | 'remaining' | 'latency'>;
 
 export interface MinMax {
   min: number;

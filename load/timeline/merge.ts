@@ -42,6 +42,7 @@ function mergeSegments(group: Timeline[]): Timeline {
         const sum = (into[route] ??= { scheduled: 0, sent: 0, dropped: 0, errors: 0, accepted: 0, throttled: 0, other: 0 });
         for (const k of COUNTS) sum[k] += r[k];
         if (r.lagMaxMs !== undefined) sum.lagMaxMs = Math.max(sum.lagMaxMs ?? 0, r.lagMaxMs);
+        if (r.latency) sum.latency = sum.latency ? { min: Math.min(sum.latency.min, r.latency.min), max: Math.max(sum.latency.max, r.latency.max) } : { ...r.latency };
         if (r.remaining) sum.remaining = sum.remaining ? { min: Math.min(sum.remaining.min, r.remaining.min), max: Math.max(sum.remaining.max, r.remaining.max) } : { ...r.remaining };
       }
     });

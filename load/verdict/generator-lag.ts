@@ -11,6 +11,7 @@
 // throttles early or late shows it.
 import type { RouteName } from '../scenarios/routes.ts';
 import { fmt, type CheckContext } from './context.ts';
+import { ANSWERS_LATE, answerSpreadS } from './late-answers.ts';
 
 /** What the generator may owe the target at any moment, as a share of the tokens the interval should carry. */
 export const MAX_BACKLOG_SHARE = 0.02;
@@ -18,6 +19,8 @@ export const MAX_BACKLOG_SHARE = 0.02;
 const LOOKBACK_S = 1;
 /** How every reason of this module starts (a rule with such a test is never `pass`: see judge.ts). */
 export const GENERATOR_BEHIND = 'the load generator fell behind its schedule';
+/** The hint every reason of a starved or slowed run ends with. */
+export const STARVED_HINT = "free the machine's CPU, or run the scenarios one at a time (conformance load --one-at-a-time)";
 
 export interface Backlog {
   /** The most tokens overdue (scheduled, not yet sent) at any bucket edge of the interval, plus those dropped in it. */
@@ -79,10 +82,33 @@ export function generatorShortfall(ctx: CheckContext, routes: RouteName[], from:
     b.lagMaxMs !== undefined ? `sends up to ${fmt(b.lagMaxMs, 0)} ms late` : '',
   ].filter(Boolean).join(', ');
   const unit = byCost ? 'tokens' : 'requests';
-  return `${GENERATOR_BEHIND} in ${interval} (${what}: ${fmt(b.tokens)} ${unit} owed, over the ${fmt(allowed)} allowed — ${MAX_BACKLOG_SHARE * 100}% of the ${fmt(expectedTokens)} the interval should carry): the target's answers there cannot be judged (free the machine's CPU, or run fewer scenarios at once)`;
+  return `${GENERATOR_BEHIND} in ${interval} (${what}: ${fmt(b.tokens)} ${unit} owed, over the ${fmt(allowed)} allowed — ${MAX_BACKLOG_SHARE * 100}% of the ${fmt(expectedTokens)} the interval should carry): the target's answers there cannot be judged (${STARVED_HINT})`;
 }
 
-/** `ctx` with the interval's shortfall as its reason to be not-verified (an earlier reason wins). */
+/** Whether a test's reason says the load did not reach the target as planned (a starved generator, late answers). */
+export function notAsPlanned(message: string | undefined): boolean {
+  return message !== undefined && (message.startsWith(GENERATOR_BEHIND) || message.startsWith(ANSWERS_LATE));
+}
+
+/** The reason a check is not judged because late answers could explain what it saw. */
+export function lateReason(ctx: CheckContext, from: number, to: number, what: string): string {
+  return `${ANSWERS_LATE} in [${fmt(from * ctx.bucketS, 2)} s, ${fmt(to * ctx.bucketS, 2)} s): ${what} (${STARVED_HINT})`;
+}
+
+/**
+ * Why buckets [from, to) cannot be judged because their answer times varied: the target counted each request between
+ * its send and its answer, so a spread of d s may move d s of the interval's traffic across its edges or bunch it. Up to
+ * `allowedS` (what the check's own slack absorbs, at least MAX_BACKLOG_SHARE of the interval) it is judged.
+ */
+export function answerShortfall(ctx: CheckContext, routes: RouteName[], from: number, to: number, allowedS = 0): string | undefined {
+  const lengthS = (to - from) * ctx.bucketS;
+  const spreadS = answerSpreadS(ctx, routes, from, to);
+  const allowed = Math.max(allowedS, lengthS * MAX_BACKLOG_SHARE);
+  if (lengthS <= 0 || spreadS <= allowed) return undefined;
+  return lateReason(ctx, from, to, `answer times varied by ${fmt(spreadS * 1000, 0)} ms, over the ${fmt(allowed * 1000, 0)} ms the check absorbs: requests may have reached the target bunched or spread, so its answers there cannot be judged`);
+}
+
+/** `ctx` with the interval's shortfall (the generator behind its schedule) as its reason to be not-verified (an earlier reason wins). */
 export function judgedOn(ctx: CheckContext, routes: RouteName[], from: number, to: number, expectedTokens: number, byCost = true): CheckContext {
   if (ctx.unreliable !== undefined) return ctx;
   const why = generatorShortfall(ctx, routes, from, to, expectedTokens, byCost);

@@ -4,7 +4,7 @@ import { decisiveGap, type RuleTest, type Verdict } from '../../report/verdicts.
 import type { Timeline } from '../timeline/format.ts';
 import { bulkSubscribersRate, otherCategoriesUnthrottled } from './category-checks.ts';
 import { contextOf } from './context.ts';
-import { GENERATOR_BEHIND } from './generator-lag.ts';
+import { notAsPlanned } from './generator-lag.ts';
 import { remainingFallsByCost, throttledWellFormed } from './header-checks.ts';
 import { interruptedChecks } from './interrupted-checks.ts';
 import { burstBound, convergence, declaredRate, noThrottling } from './trigger-limit-checks.ts';
@@ -20,14 +20,10 @@ export const LOAD_RULES = ['RL-03', 'RL-04', 'RL-05', 'RL-06', 'RL-08'] as const
 
 export function judgeTimelines(timelines: Timeline[], expectedRps: number): LoadRuleVerdict[] {
   const tests: RuleTest[] = [];
-  let declaredChecked = false;
+  if (timelines.some((tl) => Object.values(tl.routes).some((r) => r.category === 'trigger' && r.policies.length > 0))) tests.push(...declaredRate(timelines, expectedRps));
   for (const tl of timelines) {
     const ctx = contextOf(tl, expectedRps);
     const expects = new Set(tl.plan.phases.flatMap((p) => p.expect));
-    if (!declaredChecked && Object.values(tl.routes).some((r) => r.category === 'trigger' && r.policies.length > 0)) {
-      tests.push(...declaredRate(ctx));
-      declaredChecked = true;
-    }
     if (expects.has('within-burst-bound')) tests.push(...burstBound(ctx));
     for (const phase of tl.plan.phases) {
       if (phase.expect.includes('converges-to-limit')) tests.push(...convergence(ctx, phase));
@@ -39,6 +35,7 @@ export function judgeTimelines(timelines: Timeline[], expectedRps: number): Load
     if (expects.has('throttled-well-formed')) tests.push(...throttledWellFormed(ctx));
     tests.push(...interruptedChecks(tl, expectedRps));
   }
+  tests.push(...overLimitMissing(timelines, tests));
   return LOAD_RULES.map((id) => {
     const own = tests.filter((t) => t.name.endsWith(`[${id}]`));
     const level = isRuleId(id) ? requirement(id).level : 'MUST';
@@ -46,13 +43,35 @@ export function judgeTimelines(timelines: Timeline[], expectedRps: number): Load
   }).filter((r) => r.tests.length > 0);
 }
 
+/** Why a timeline measured a starved run (its generator behind, answers late, or too much lost), if it did. */
+export function starvedReason(tl: Timeline, expectedRps: number): string | undefined {
+  const lost = contextOf(tl, expectedRps).unreliable;
+  if (lost !== undefined) return lost;
+  for (const v of judgeTimelines([tl], expectedRps)) for (const t of v.tests) if (t.status === 'not-verified' && notAsPlanned(t.message)) return t.message;
+  return undefined;
+}
+
+/** RL-05 is decided over the limit: a run whose scenarios all stayed below it cannot make it pass. */
+function overLimitMissing(timelines: Timeline[], tests: RuleTest[]): RuleTest[] {
+  const own = tests.filter((t) => t.name.endsWith('[RL-05]'));
+  if (own.length === 0 || own.some((t) => t.decisive)) return [];
+  const engines = [...new Set(timelines.map((tl) => tl.engine))].join(', ');
+  return [{
+    name: `load ${timelines.map((tl) => tl.scenario).join(', ')} (${engines}): a phase above the trigger limit was judged [RL-05]`,
+    status: 'not-verified',
+    durationMs: 0,
+    message: 'no scenario of the run offered the trigger category more than its limit allows over a phase (trigger-limit, headers-under-load, category-isolation do): the limit itself was not exercised',
+    decisive: true,
+  }];
+}
+
 /**
  * Same decision as the functional report: a failed MUST test fails the rule, a failed SHOULD test warns. One more
- * for load: a rule with a check its starved generator left unjudged was not exercised as planned, so it is not `pass`.
+ * for load: a rule with a check its starved generator (or late answers) left unjudged was not exercised as planned, so it is not `pass`.
  */
 export function decide(level: LoadRuleVerdict['level'], tests: RuleTest[]): Verdict {
   if (tests.some((t) => t.status === 'failed')) return level === 'MUST' && tests.some((t) => t.status === 'failed' && t.level !== 'SHOULD') ? 'fail' : 'warn';
-  if (tests.some((t) => t.status === 'not-verified' && t.message?.startsWith(GENERATOR_BEHIND))) return 'not-verified';
+  if (tests.some((t) => t.status === 'not-verified' && notAsPlanned(t.message))) return 'not-verified';
   if (tests.some((t) => t.status === 'passed')) return decisiveGap(tests) ? 'not-verified' : 'pass';
   if (tests.length > 0 && tests.every((t) => t.status === 'not-applicable')) return 'not-applicable';
   return 'not-verified';

@@ -29,6 +29,12 @@ function asK6Summary(plan: ScenarioPlan, tl: Timeline, bucketMs: number): K6Summ
     for (const [route, r] of Object.entries(bucket.routes)) {
       add(bucketKey('lt_accepted', route, b), r.accepted);
       add(bucketKey('lt_throttled', route, b), r.throttled);
+      // the answer-time trend per send bucket, as the script records it (lt_rt)
+      if (r.latency) {
+        const key = bucketKey('lt_rt', route, b);
+        const prev = metrics[key]?.values;
+        metrics[key] = { type: 'trend', values: { min: Math.min(prev?.min ?? Infinity, r.latency.min), max: Math.max(prev?.max ?? 0, r.latency.max), count: 1 } };
+      }
     }
   });
   for (const [route, r] of Object.entries(tl.routes)) {
@@ -41,8 +47,8 @@ function asK6Summary(plan: ScenarioPlan, tl: Timeline, bucketMs: number): K6Summ
   return { metrics, state: { testRunDurationMs: plan.durationMs } };
 }
 
-function viaK6(target: SimTarget, edit: (data: K6SummaryData) => void = () => {}) {
-  const plan = planScenario(scenarioByName('trigger-limit')!, 'short', 200);
+function viaK6(target: SimTarget, edit: (data: K6SummaryData) => void = () => {}, scenario = 'trigger-limit') {
+  const plan = planScenario(scenarioByName(scenario)!, 'short', 200);
   const tl = simulate(plan, target);
   const setup = { startedAt: new Date(0).toISOString(), policies: { trigger: { policy: tl.routes.trigger!.policies[0]!, limit: '200' } } };
   const data = asK6Summary(plan, tl, k6BucketMs(plan));
@@ -117,7 +123,16 @@ describe('k6 summary → timeline → verdict', () => {
     expect(k6tl.routes.trigger!.dropped).toBe(k6tl.routes.trigger!.scheduled - k6tl.routes.trigger!.sent);
     expect(k6tl.routes.trigger!.dropped).toBeGreaterThan(0.02 * k6tl.routes.trigger!.scheduled);
     expect(verdicts['RL-05']?.verdict).toBe('not-verified');
-    expect(verdicts['RL-05']?.tests[0]?.message).toMatch(/dropped by the engine or got no response/);
+    expect(verdicts['RL-05']?.tests.find((t) => t.decisive)?.message).toMatch(/dropped by the engine or got no response/);
+  });
+
+  test.for(['trigger-limit', 'headers-under-load', 'category-isolation'])('%s: a k6 whose answers grew 1 s late (starved) gives no fail and RL-05 not-verified, from its lt_rt trend', (scenario) => {
+    const late = (sentMs: number) => (sentMs >= 1000 && sentMs < 4500 ? (1000 * (sentMs - 1000)) / 3500 : 0);
+    const { k6tl, verdicts } = viaK6({ ...CLEAN, arrivalDelayMs: late }, () => {}, scenario);
+    expect(k6tl.buckets.some((b) => (b.routes.trigger?.latency?.max ?? 0) > 500)).toBe(true);
+    expect(Object.values(verdicts).filter((v) => v.verdict === 'fail').map((v) => notPassed(v))).toEqual([]);
+    expect(verdicts['RL-05']?.verdict).toBe('not-verified');
+    expect(verdicts['RL-05']?.tests.filter((t) => t.decisive).map((t) => t.message).join('\n')).toMatch(/the answers came too late/);
   });
 
   test('a tenth of a second a starved k6 skipped in the judged window, under 2% of the run, leaves that window not verified', () => {

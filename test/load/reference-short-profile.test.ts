@@ -10,10 +10,10 @@ import { skipIfStarved } from './starved-run.ts';
 const root = mkdtempSync(join(tmpdir(), 'load-ref-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-async function load(name: string, scenarios: string[], faults: string[] = []): Promise<{ code: number; verdicts: Record<string, LoadRuleVerdict>; out: string }> {
+async function load(name: string, scenarios: string[], faults: string[] = [], oneAtATime = false): Promise<{ code: number; verdicts: Record<string, LoadRuleVerdict>; out: string }> {
   const reportDir = join(root, name);
   const lines: string[] = [];
-  const code = await loadCommand({ scenarios, engine: 'node', rateLimitRps: 600, reportDir, allowRemoteLoad: false, profile: 'short', faults }, { log: (s) => lines.push(s) });
+  const code = await loadCommand({ scenarios, engine: 'node', rateLimitRps: 600, reportDir, allowRemoteLoad: false, profile: 'short', faults, ...(oneAtATime ? { oneAtATime } : {}) }, { log: (s) => lines.push(s) });
   const doc = JSON.parse(readFileSync(join(reportDir, 'load.json'), 'utf8')) as { verdicts: LoadRuleVerdict[] };
   return { code, verdicts: Object.fromEntries(doc.verdicts.map((v) => [v.id, v])), out: lines.join('\n') };
 }
@@ -27,6 +27,16 @@ describe('load against the embedded reference (short profile)', () => {
     skipIfStarved(r.verdicts, ['RL-05', 'RL-06', 'RL-08'], skip);
     for (const id of ['RL-03', 'RL-04', 'RL-05', 'RL-06', 'RL-08']) expect(`${id} ${r.verdicts[id]?.verdict}`, summary(r.verdicts[id])).toBe(`${id} pass`);
     expect(r.code).toBe(0);
+  });
+
+  test('--one-at-a-time: one embedded reference, the scenarios one after another with a refill pause, none run again', async ({ skip }) => {
+    const r = await load('one-at-a-time', ['bulk-cost', 'trigger-under-limit'], [], true);
+    expect(r.out).toMatch(/^Plan: 2 scenario\(s\), .* \(one at a time, \+ ≥ 1\.5 s refill pauses\)/m);
+    expect(r.out).toMatch(/^Target: embedded reference at http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(r.out).toMatch(/bulk-cost: \d+ requests over [\d.]+ s …[\s\S]*trigger-under-limit: \d+ requests over [\d.]+ s …/);
+    expect(r.out).not.toMatch(/starved running at once/);
+    skipIfStarved(r.verdicts, ['RL-03', 'RL-08'], skip);
+    for (const id of ['RL-03', 'RL-08']) expect(`${id} ${r.verdicts[id]?.verdict}`, summary(r.verdicts[id])).toBe(`${id} pass`);
   });
 
   // why: concurrent, since each fault only needs one short scenario and its failure margin is wide

@@ -1,7 +1,7 @@
 // Real-time load tests on a shared machine: a run whose generator fell behind measured nothing, so the test says so
 // (skipped with the reason) instead of passing or failing on it — after checking that no rule failed for it.
 import { expect } from 'vitest';
-import { GENERATOR_BEHIND } from '../../load/verdict/generator-lag.ts';
+import { notAsPlanned } from '../../load/verdict/generator-lag.ts';
 import type { LoadRuleVerdict } from '../../load/verdict/judge.ts';
 
 /** The whole-run guard's reason: over 2% of the requests dropped at the in-flight cap or unanswered (load/verdict/context.ts). */
@@ -9,7 +9,7 @@ const LOST = /requests were dropped by the engine or got no response/;
 
 /** The first reason a check gave for a starved generator (behind its schedule, or dropping at its in-flight cap), if any. */
 export function starvedReason(verdicts: Iterable<LoadRuleVerdict | undefined>): string | undefined {
-  for (const v of verdicts) for (const t of v?.tests ?? []) if (t.status === 'not-verified' && (t.message?.startsWith(GENERATOR_BEHIND) || LOST.test(t.message ?? ''))) return t.message;
+  for (const v of verdicts) for (const t of v?.tests ?? []) if (t.status === 'not-verified' && (notAsPlanned(t.message) || LOST.test(t.message ?? ''))) return t.message;
   return undefined;
 }
 

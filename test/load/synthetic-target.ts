@@ -21,6 +21,8 @@ export interface SimTarget {
   stall?: { fromMs: number; toMs: number };
   /** A k6 starved of CPU: what is scheduled in [fromMs, toMs) is skipped silently (neither sent nor counted as dropped). */
   skip?: { fromMs: number; toMs: number };
+  /** How long a request sent at `sentMs` takes to reach the target (a connection pool queueing, a proxy): sent on time, counted late. */
+  arrivalDelayMs?: (sentMs: number) => number;
 }
 
 export function simulate(plan: ScenarioPlan, t: SimTarget): Timeline {
@@ -33,6 +35,7 @@ export function simulate(plan: ScenarioPlan, t: SimTarget): Timeline {
   const buckets = new Map<string, { tokens: number; last: number }>();
   let n = 0;
   const sendAt = (at: number) => (t.stall && at >= t.stall.fromMs && at < t.stall.toMs ? t.stall.toMs : at);
+  const arrivals: { route: RouteName; scheduled: number; sent: number; at: number }[] = [];
   for (const e of events) {
     rec.scheduled(e.route, e.at);
     if (t.skip && e.at >= t.skip.fromMs && e.at < t.skip.toMs) continue;
@@ -41,9 +44,14 @@ export function simulate(plan: ScenarioPlan, t: SimTarget): Timeline {
       rec.dropped(e.route, e.at);
       continue;
     }
-    const at = sendAt(e.at);
-    rec.sent(e.route, e.at, at);
-    const category = ROUTES[e.route].category;
+    const sent = sendAt(e.at);
+    rec.sent(e.route, e.at, sent);
+    arrivals.push({ route: e.route, scheduled: e.at, sent, at: sent + (t.arrivalDelayMs?.(sent) ?? 0) });
+  }
+  // why: the target counts requests in the order they reach it
+  arrivals.sort((a, b) => a.at - b.at);
+  for (const { route, scheduled, sent, at } of arrivals) {
+    const category = ROUTES[route].category;
     const key = t.sharedBuckets ? 'trigger' : category;
     const limit = t.rps[category] * t.w;
     const burst = Math.floor(limit * 1.1);
@@ -53,7 +61,7 @@ export function simulate(plan: ScenarioPlan, t: SimTarget): Timeline {
     b.tokens = Math.min(capacity, b.tokens + ((at - b.last) * rate) / 1000);
     b.last = Math.max(b.last, at);
     buckets.set(key, b);
-    const cost = ROUTES[e.route].cost === 100 && !t.bulkCostsOne ? 100 : 1;
+    const cost = ROUTES[route].cost === 100 && !t.bulkCostsOne ? 100 : 1;
     const ok = b.tokens >= cost;
     if (ok) b.tokens -= cost;
     const headers: Record<string, string> = {
@@ -63,8 +71,8 @@ export function simulate(plan: ScenarioPlan, t: SimTarget): Timeline {
       'ratelimit-policy': `${limit};w=${t.w};burst=${burst};comment="token bucket";category="${category}";cost="${cost === 100 ? 'bulk' : 'single'}"`,
     };
     if (!ok && !t.noRetryAfter) headers['retry-after'] = '1';
-    const body = ok ? undefined : t.plainTextBody ? 'Too Many Requests' : JSON.stringify({ statusCode: 429, timestamp: new Date(0).toISOString(), path: ROUTES[e.route].path, message: 'API rate limit exceeded' });
-    rec.response(e.route, e.at, at, at + 2, ok ? 201 : 429, (name) => headers[name], body);
+    const body = ok ? undefined : t.plainTextBody ? 'Too Many Requests' : JSON.stringify({ statusCode: 429, timestamp: new Date(0).toISOString(), path: ROUTES[route].path, message: 'API rate limit exceeded' });
+    rec.response(route, scheduled, sent, at + 2, ok ? 201 : 429, (name) => headers[name], body);
   }
   return rec.toTimeline('node', new Date(0), plan.durationMs);
 }
