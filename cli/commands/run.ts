@@ -5,10 +5,11 @@ import { printLine } from '../terminal.ts';
 import { collect, commaList, integerOption } from '../options.ts';
 import { EXIT_INTERRUPTED, withInterruption } from '../interrupt.ts';
 import { progressPrinter, printSummary } from '../progress.ts';
+import { addNetworkOptions, networkFlags, type NetworkFlags } from '../network-options.ts';
 import { addSigningOptions, signingMethod, type SigningFlags } from '../signing-options.ts';
 import { parseFaults } from './reference.ts';
 
-interface RunFlags extends SigningFlags {
+interface RunFlags extends SigningFlags, NetworkFlags {
   target?: string;
   regionalTarget?: string;
   apiKey?: string;
@@ -61,7 +62,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
     .option('--repeat <n>', 'run the suites n times and report every rule whose verdict changed', integerOption('--repeat', 1, 100))
     .option('--bundle [file]', 'also write a certification bundle (default REPORT_DIR/conformance-bundle.tar.gz)')
     .option('--load-follows', '`conformance load` runs next and merges RL-05: exit 0 when only rules it verifies are left not verified');
-  addSigningOptions(command).action(async (flags: RunFlags) => {
+  addSigningOptions(addNetworkOptions(command)).action(async (flags: RunFlags) => {
       parseFaults(flags.fault);
       const signing = signingMethod(flags, env);
       if (signing && !flags.bundle) throw new UsageError(`${flags.signKey ? '--sign-key' : '--sign'} signs the certification bundle: add --bundle`);
@@ -96,6 +97,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
           'run.loadFollows': flags.loadFollows,
           'features.regionalEndpoint': flags.regionalEndpoint === false ? false : undefined,
           'run.transportRetries': flags.transportRetries,
+          ...networkFlags(flags),
         },
       });
       const print = printLine;
