@@ -11,12 +11,16 @@ import { PROFILES, SCENARIO_NAMES, scenarioByName } from '../../load/scenarios/i
 import type { DeclaredLimits } from '../../load/scenarios/declared-limits.ts';
 import { planScenario, type ScenarioPlan } from '../../load/scenarios/plan.ts';
 import { isLoopbackUrl } from '../../load/target/loopback.ts';
+import { useNetworkForProcess } from '../../config/network-dispatcher.ts';
+import type { NetworkSettings } from '../../config/settings.ts';
 import { ProvisioningError } from '../../load/target/fixture.ts';
 import { describeTarget, loadTargetMismatch, reportTargetFacts, type TargetFacts } from '../../report/load-target.ts';
 
 export interface LoadCommandOptions {
   target?: string;
   apiKey?: string;
+  /** Proxies, CA, client certificate and headers on the way to a given target (never to the embedded reference). */
+  network?: NetworkSettings;
   scenarios: string[];
   engine: 'node' | 'k6';
   rateLimitRps: number;
@@ -110,6 +114,8 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
 
   const profile = PROFILES[opts.profile];
   const embedded = opts.target === undefined;
+  // the embedded reference listens on this machine: a corporate proxy is not on its way
+  if (!embedded) useNetworkForProcess(opts.network);
   // why: the short profile's embedded reference runs a lower limit so the burst drains in seconds; that limit is then the documented one
   const expectedRps = embedded ? (profile.embedded.triggerRps ?? opts.rateLimitRps) : opts.rateLimitRps;
   if (report.facts) {

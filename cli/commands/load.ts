@@ -2,11 +2,12 @@
 import type { Command } from 'commander';
 import type { LoadCommandOptions } from './load-command.ts';
 import { withInterruption } from '../interrupt.ts';
+import { addNetworkOptions, networkFlags, type NetworkFlags } from '../network-options.ts';
 import { collect, integerOption } from '../options.ts';
 import { printLine } from '../terminal.ts';
 import { parseFaults } from './reference.ts';
 
-interface LoadFlags {
+interface LoadFlags extends NetworkFlags {
   target?: string;
   apiKey?: string;
   scenario: string[];
@@ -22,8 +23,7 @@ interface LoadFlags {
 }
 
 export function registerLoad(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
-  program
-    .command('load')
+  addNetworkOptions(program.command('load'))
     .description('offer traffic above and below the trigger limit and judge the rate-limit rules from the timeline')
     .option('--target <url>', 'base URL of the implementation under test (default: the embedded reference)')
     .option('--api-key <key>', 'API key for the target')
@@ -51,7 +51,7 @@ export function registerLoad(program: Command, env: Record<string, string | unde
       // why: the limit a target declares (config file, CONFORMANCE_TRIGGER_RPS) is the one its load is judged at, as in `run`
       // why: run refuses keys without a target; load may take its target from the report, so then its key is read apart
       const keyless = flags.target === undefined && !env.CONFORMANCE_TARGET ? Object.fromEntries(Object.entries(env).filter(([name]) => !/^CONFORMANCE_\w*API_KEY$/.test(name))) : env;
-      const settings = resolveSettings({ env: keyless, ...(flags.config ? { configFile: flags.config } : {}), flags: { 'run.reportDir': flags.reportDir } });
+      const settings = resolveSettings({ env: keyless, ...(flags.config ? { configFile: flags.config } : {}), flags: { 'run.reportDir': flags.reportDir, ...networkFlags(flags) } });
       const declared = settings.limits.triggerRps;
       // why: a limit given on purpose is compared with the report's; one left to its default yields to it
       const explicitRateLimit = flags.rateLimitRps !== undefined || flags.config !== undefined || Boolean(env.CONFORMANCE_TRIGGER_RPS) || Boolean(env.CONFORMANCE_CONFIG);
@@ -62,6 +62,7 @@ export function registerLoad(program: Command, env: Record<string, string | unde
       const options: LoadCommandOptions = {
         ...(target ? { target } : {}),
         ...(apiKey ? { apiKey } : {}),
+        network: settings.network,
         scenarios: flags.scenario,
         engine: flags.engine,
         rateLimitRps: flags.rateLimitRps ?? declared,

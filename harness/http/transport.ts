@@ -2,7 +2,7 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { NetworkSettings } from '../../config/settings.ts';
-import { dispatcherFor, proxyFor } from './network.ts';
+import { dispatcherFor, proxyFor } from '../../config/network-dispatcher.ts';
 
 export interface RawRequest {
   method: string;

@@ -2,9 +2,10 @@
 // NO_PROXY names the host), trusting a private CA, presenting a client certificate, carrying the extra headers.
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer as createHttp, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttp, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttps } from 'node:https';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tinyProxy } from './tiny-proxy.ts';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../config/resolve-settings.ts';
@@ -17,32 +18,6 @@ import { toCurl } from '../../harness/http/exchange.ts';
 const TLS = join(import.meta.dirname, '..', 'tls');
 const pem = (name: string) => readFileSync(join(TLS, name), 'utf8');
 const KEY = 'sk_network_test_key_0123456789';
-
-/** A forward proxy of a few lines: absolute-form requests for http, CONNECT tunnels for https; it counts both. */
-function tinyProxy() {
-  const seen: string[] = [];
-  const server = createHttp((req, res) => {
-    seen.push(`${req.method} ${req.url}`);
-    const upstream = httpRequest(req.url!, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode!, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.writeHead(502).end());
-    req.pipe(upstream);
-  });
-  server.on('connect', (req: IncomingMessage, socket, head) => {
-    seen.push(`CONNECT ${req.url}`);
-    const [host, port] = req.url!.split(':');
-    const upstream = connect(Number(port), host!, () => {
-      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(socket).pipe(upstream);
-    });
-    upstream.on('error', () => socket.destroy());
-    socket.on('error', () => upstream.destroy());
-  });
-  return { server, seen };
-}
 
 function answering(req: IncomingMessage, res: ServerResponse, log: Record<string, string | string[] | undefined>[]) {
   log.push(req.headers);
