@@ -1,4 +1,7 @@
 // The JSON documents `--json` prints: what a script needs to decide, without parsing text (the files hold the rest).
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BundleVerification } from '../report/certify-bundle.ts';
 import type { ConformanceReport } from '../report/conformance-report.ts';
 import { gateVerdict } from '../report/gate.ts';
 
@@ -23,4 +26,34 @@ export function runDocument(report: ConformanceReport, exitCode: number, reportF
     reportFile,
     ...(bundle ? { bundle } : {}),
   };
+}
+
+const CLAIM_CHARS = 500;
+/** A bundle's strings are untrusted: bounded (JSON.stringify escapes control characters). */
+const bounded = (s: unknown) => (typeof s === 'string' ? s.slice(0, CLAIM_CHARS) : s);
+
+/** The bundle's claims are marked verified only when its signature verified and every check held. */
+export function verifyBundleDocument(result: BundleVerification, file: string, exitCode: number): unknown {
+  const r = result.report;
+  const verified = result.status === 'certified' || (result.status !== 'invalid' && result.attestation.signatureVerified);
+  return {
+    command: 'verify-bundle',
+    exitCode,
+    file,
+    status: result.status,
+    signature: { signed: result.attestation.signed, checked: result.attestation.signatureChecked ?? false, verified: result.attestation.signatureVerified, ...(result.attestation.signer ? { signer: bounded(result.attestation.signer) } : {}), ...(result.attestation.claimedSigner ? { claimedSigner: bounded(result.attestation.claimedSigner) } : {}) },
+    checks: result.checks.map((c) => ({ ok: c.ok, what: bounded(c.what) })),
+    notCertifiedBecause: result.notCertifiedBecause.map(bounded),
+    ...(r ? { claims: { verified, verdict: bounded(r.summary?.verdict), target: bounded(r.target?.baseUrl), suiteVersion: bounded(r.suite?.version), specVersion: bounded(r.spec?.version), startedAt: bounded(r.startedAt) } } : {}),
+  };
+}
+
+/** What `load --json` prints: load.json without its timelines (they stay in the file), or only the exit when none was written. */
+export function loadDocument(reportDir: string, exitCode: number, sinceMs: number): unknown {
+  const file = join(reportDir, 'load.json');
+  // an earlier run's load.json is not this one's
+  if (!existsSync(file) || statSync(file).mtimeMs < sinceMs) return { command: 'load', exitCode, loadReport: null };
+  const { timelines, ...rest } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> & { timelines?: unknown };
+  void timelines;
+  return { command: 'load', exitCode, ...rest, loadReport: file };
 }

@@ -4,10 +4,11 @@ import type { LoadCommandOptions } from './load-command.ts';
 import { withInterruption } from '../interrupt.ts';
 import { addNetworkOptions, networkFlags, type NetworkFlags } from '../network-options.ts';
 import { collect, integerOption } from '../options.ts';
-import { printLine } from '../terminal.ts';
+import { addFormatOptions, outputOf, printJson, type FormatFlags } from '../output-format.ts';
+import { loadDocument } from '../json-documents.ts';
 import { parseFaults } from './reference.ts';
 
-interface LoadFlags extends NetworkFlags {
+interface LoadFlags extends NetworkFlags, FormatFlags {
   target?: string;
   apiKey?: string;
   scenario: string[];
@@ -23,7 +24,7 @@ interface LoadFlags extends NetworkFlags {
 }
 
 export function registerLoad(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
-  addNetworkOptions(program.command('load'))
+  addFormatOptions(addNetworkOptions(program.command('load')))
     .description('offer traffic above and below the trigger limit and judge the rate-limit rules from the timeline')
     .option('--target <url>', 'base URL of the implementation under test (default: the embedded reference)')
     .option('--api-key <key>', 'API key for the target')
@@ -38,6 +39,8 @@ export function registerLoad(program: Command, env: Record<string, string | unde
     .option('--fault <name>', 'embedded reference only: switch on a deliberate fault (repeatable)', collect, [])
     .option('--from-timelines <files...>', 'send nothing: judge recorded timelines, merging the instances of a k6 run split with --execution-segment')
     .action(async (flags: LoadFlags) => {
+      const output = outputOf(flags);
+      const startedMs = Date.now() - 1000;
       if (flags.engine !== 'node' && flags.engine !== 'k6') {
         process.stderr.write('conformance: --engine takes node or k6\n');
         return setExit(2);
@@ -58,7 +61,7 @@ export function registerLoad(program: Command, env: Record<string, string | unde
       // why: keys come from CONFORMANCE_* variables as in `run`, so a CI job never puts one on a command line
       const target = flags.target ?? (flags.fromTimelines ? undefined : settings.target.baseUrl);
       const apiKey = flags.apiKey ?? settings.target.apiKey ?? env.CONFORMANCE_API_KEY;
-      const print = printLine;
+      const print = output.print;
       const options: LoadCommandOptions = {
         ...(target ? { target } : {}),
         ...(apiKey ? { apiKey } : {}),
@@ -88,6 +91,7 @@ export function registerLoad(program: Command, env: Record<string, string | unde
           },
         }),
       );
+      if (output.json) printJson(loadDocument(settings.run.reportDir, code, startedMs));
       setExit(code);
     });
 }
