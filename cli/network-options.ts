@@ -1,6 +1,7 @@
 // The flags that say how requests reach a target behind a corporate network; proxies come from HTTP(S)_PROXY/NO_PROXY.
 import type { Command } from 'commander';
-import { parseHeaderPairs } from '../config/network-settings.ts';
+import { parseHeaderPairs, proxyFor } from '../config/network-settings.ts';
+import type { NetworkSettings } from '../config/settings.ts';
 import { collect } from './options.ts';
 
 export interface NetworkFlags {
@@ -26,4 +27,17 @@ export function networkFlags(flags: NetworkFlags): Record<string, unknown> {
     'network.clientKey': flags.clientKey,
     'network.headers': flags.header.length > 0 ? parseHeaderPairs(flags.header) : undefined,
   };
+}
+
+/** One line saying how requests reach a given target, when anything but a direct connection: `Network: …`. */
+export function describeNetwork(network: NetworkSettings, baseUrl: string | undefined): string | undefined {
+  if (!baseUrl) return undefined;
+  const proxy = proxyFor(baseUrl, network);
+  const parts = [
+    proxy ? `through the proxy ${proxy}` : network.httpProxy || network.httpsProxy ? `directly (NO_PROXY names ${new URL(baseUrl).hostname})` : '',
+    network.caFile ? `trusting the CA of ${network.caFile}` : '',
+    network.clientCert ? `with the client certificate ${network.clientCert}` : '',
+    Object.keys(network.headers ?? {}).length ? `adding the header(s) ${Object.keys(network.headers!).join(', ')} (values redacted)` : '',
+  ].filter(Boolean);
+  return parts.length ? `Network: ${parts.join(', ')}` : undefined;
 }

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, EnvHttpProxyAgent, Pool, setGlobalDispatcher, type Dispatcher } from 'undici';
 import type { NetworkSettings } from './settings.ts';
-import { withoutCredentials } from './network-settings.ts';
 
 /** Keep-alive pool options of a dispatcher; the network settings add proxies and TLS around them. */
 export interface PoolOptions {
@@ -49,28 +48,6 @@ function rootsOf(): string[] {
   return [...rootCertificates];
 }
 
-/** The proxy a request to this URL goes through (printable, without credentials), or undefined when it goes direct. */
-export function proxyFor(url: string, network: NetworkSettings | undefined): string | undefined {
-  if (!network) return undefined;
-  const { protocol, hostname, port } = new URL(url);
-  const proxy = protocol === 'https:' ? (network.httpsProxy || network.httpProxy) : network.httpProxy;
-  if (!proxy) return undefined;
-  const portNumber = Number(port) || (protocol === 'https:' ? 443 : 80);
-  return bypassed(hostname.toLowerCase(), portNumber, network.noProxy ?? '') ? undefined : withoutCredentials(proxy);
-}
-
-// The NO_PROXY reading of undici's EnvHttpProxyAgent, so a message names the proxy exactly when it was used.
-function bypassed(hostname: string, port: number, noProxy: string): boolean {
-  if (noProxy.trim() === '*') return true;
-  for (const entry of noProxy.split(/[,\s]/).filter(Boolean)) {
-    const parsed = /^(.+):(\d+)$/.exec(entry);
-    const host = (parsed ? parsed[1]! : entry).replace(/^\*?\./, '').toLowerCase();
-    if (parsed && Number(parsed[2]) !== port) continue;
-    if (hostname === host || hostname.endsWith(`.${host}`)) return true;
-  }
-  return false;
-}
-
 /** A dispatcher that adds the extra headers (--header) to every request it sends; a request's own header of that name wins. */
 export function withHeaders(dispatcher: Dispatcher, headers: Record<string, string> | undefined): Dispatcher {
   const extra = Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v] as const);
@@ -101,11 +78,6 @@ export function useNetworkForProcess(network: NetworkSettings | undefined): void
   processNetwork = network;
   const special = routesSpecially(network) || Object.keys(network?.headers ?? {}).length > 0;
   setGlobalDispatcher(special ? withHeaders(dispatcherFor(network, {}), network?.headers) : new Agent());
-}
-
-/** The network this process was told to use (load's engine and k6 take it from here). */
-export function networkOfProcess(): NetworkSettings | undefined {
-  return processNetwork;
 }
 
 /** The load engine's connections to one origin: a plain Pool, or the network's dispatcher when the network asks for one. */

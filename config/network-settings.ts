@@ -1,4 +1,5 @@
-// Checks of the network settings at start, so a wrong proxy, CA file or header is a usage error naming its setting.
+// Checks of the network settings at start (a wrong proxy, CA file or header is a usage error naming its setting), and
+// which proxy a URL goes through, for messages.
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './config-error.ts';
 import type { NetworkSettings } from './settings.ts';
@@ -69,4 +70,26 @@ export function parseHeaderPairs(pairs: string[]): Record<string, string> {
     out[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
   }
   return out;
+}
+
+/** The proxy a request to this URL goes through (printable, without credentials), or undefined when it goes direct. */
+export function proxyFor(url: string, network: NetworkSettings | undefined): string | undefined {
+  if (!network) return undefined;
+  const { protocol, hostname, port } = new URL(url);
+  const proxy = protocol === 'https:' ? (network.httpsProxy || network.httpProxy) : network.httpProxy;
+  if (!proxy) return undefined;
+  const portNumber = Number(port) || (protocol === 'https:' ? 443 : 80);
+  return bypassed(hostname.toLowerCase(), portNumber, network.noProxy ?? '') ? undefined : withoutCredentials(proxy);
+}
+
+// The NO_PROXY reading of undici's EnvHttpProxyAgent, so a message names the proxy exactly when it was used.
+function bypassed(hostname: string, port: number, noProxy: string): boolean {
+  if (noProxy.trim() === '*') return true;
+  for (const entry of noProxy.split(/[,\s]/).filter(Boolean)) {
+    const parsed = /^(.+):(\d+)$/.exec(entry);
+    const host = (parsed ? parsed[1]! : entry).replace(/^\*?\./, '').toLowerCase();
+    if (parsed && Number(parsed[2]) !== port) continue;
+    if (hostname === host || hostname.endsWith(`.${host}`)) return true;
+  }
+  return false;
 }

@@ -7,7 +7,7 @@ import { addFormatOptions, outputOf, printJson, type FormatFlags } from '../outp
 import { collect, commaList, integerOption } from '../options.ts';
 import { EXIT_INTERRUPTED, withInterruption } from '../interrupt.ts';
 import { progressPrinter, printSummary } from '../progress.ts';
-import { addNetworkOptions, networkFlags, type NetworkFlags } from '../network-options.ts';
+import { addNetworkOptions, describeNetwork, networkFlags, type NetworkFlags } from '../network-options.ts';
 import { addSigningOptions, signingMethod, type SigningFlags } from '../signing-options.ts';
 import { parseFaults } from './reference.ts';
 
@@ -106,6 +106,8 @@ export function registerRun(program: Command, env: Record<string, string | undef
         },
       });
       const print = output.print;
+      const network = describeNetwork(settings.network, settings.target.baseUrl);
+      if (network) print(network);
       const onFirst = 'no new test starts; running tests get up to 15 s to finish, then the final sweep removes what the run created and every report is written.';
       const outcome = await withInterruption(print, onFirst, (interruption) => runConformance(settings, { log: print, onRecord: progressPrinter(print), interruption }, undefined, env));
       printSummary(outcome.report, print);

@@ -2,7 +2,8 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { NetworkSettings } from '../../config/settings.ts';
-import { dispatcherFor, proxyFor } from '../../config/network-dispatcher.ts';
+import { dispatcherFor } from '../../config/network-dispatcher.ts';
+import { proxyFor } from '../../config/network-settings.ts';
 
 export interface RawRequest {
   method: string;
