@@ -9,7 +9,6 @@ import { tinyProxy } from './tiny-proxy.ts';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../config/resolve-settings.ts';
-import type { NetworkSettings } from '../../config/settings.ts';
 import { ApiClient, ExchangeFailed } from '../../harness/http/api-client.ts';
 import { closeTransport } from '../../harness/http/transport.ts';
 import { toProfile } from '../../harness/runner/profile.ts';
@@ -143,4 +142,3 @@ describe('extra headers', () => {
   });
 });
 
-export type { NetworkSettings };
