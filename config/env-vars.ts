@@ -14,6 +14,16 @@ export const ENV_VARS = {
   CONFORMANCE_REPORT_DIR: 'run.reportDir',
   CONFORMANCE_WORKERS: 'run.workers',
   CONFORMANCE_TRANSPORT_RETRIES: 'run.transportRetries',
+  CONFORMANCE_CA_FILE: 'network.caFile',
+  CONFORMANCE_CLIENT_CERT: 'network.clientCert',
+  CONFORMANCE_CLIENT_KEY: 'network.clientKey',
+} as const;
+
+/** The proxy variables curl, k6 and Newman read, each with its lower-case form first (the form curl prefers). */
+export const PROXY_ENV_VARS = {
+  'network.httpProxy': ['http_proxy', 'HTTP_PROXY'],
+  'network.httpsProxy': ['https_proxy', 'HTTPS_PROXY'],
+  'network.noProxy': ['no_proxy', 'NO_PROXY'],
 } as const;
 
 /** Names the config file; the `--config` flag wins over it. */

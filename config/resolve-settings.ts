@@ -4,7 +4,8 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { isRuleId } from '../requirements/index.ts';
 import { ConfigError } from './config-error.ts';
-import { CONFIG_FILE_ENV_VAR, ENV_VARS } from './env-vars.ts';
+import { CONFIG_FILE_ENV_VAR, ENV_VARS, PROXY_ENV_VARS } from './env-vars.ts';
+import { checkNetwork, proxyUrl } from './network-settings.ts';
 import { DEFAULT_SETTINGS, type Settings } from './settings.ts';
 import { settingsSchema } from './settings-schema.ts';
 
@@ -30,6 +31,10 @@ export function resolveSettings(sources: SettingsSources): Settings {
   for (const [name, path] of Object.entries(ENV_VARS)) {
     const raw = env[name];
     if (raw !== undefined && raw !== '') setPath(merged, path, coerce(raw, path, name));
+  }
+  for (const [path, names] of Object.entries(PROXY_ENV_VARS)) {
+    const name = names.find((n) => env[n] !== undefined && env[n] !== '');
+    if (name) setPath(merged, path, path === 'network.noProxy' ? env[name] : proxyUrl(env[name]!, name));
   }
   for (const [path, value] of Object.entries(sources.flags ?? {})) {
     if (value !== undefined) setPath(merged, path, value);
@@ -95,6 +100,7 @@ function checkConsistency(settings: Settings): void {
     const problem = notAnHttpsUrl(raw);
     if (problem) throw new ConfigError('bridge.acceptableUrls', `"${raw}" ${problem}: list the public https bridgeUrls the target accepts`);
   }
+  checkNetwork(settings.network);
   const unknown = run.rules.filter((id) => !isRuleId(id));
   if (unknown.length > 0) throw new ConfigError('run.rules', `unknown rule ID(s): ${unknown.join(', ')}`);
 }

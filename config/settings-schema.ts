@@ -24,6 +24,19 @@ export const settingsSchema = {
         waitPath: { type: 'string', pattern: '^/' },
       },
     },
+    network: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        httpProxy: { type: 'string' },
+        httpsProxy: { type: 'string' },
+        noProxy: { type: 'string' },
+        caFile: { type: 'string', minLength: 1 },
+        clientCert: { type: 'string', minLength: 1 },
+        clientKey: { type: 'string', minLength: 1 },
+        headers: { type: 'object', additionalProperties: { type: 'string' } },
+      },
+    },
     features: {
       type: 'object',
       additionalProperties: false,

@@ -90,8 +90,26 @@ export interface RunSettings {
   workers: number;
 }
 
+/** How requests reach the target: proxies (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), a private CA, a client certificate, extra headers. */
+export interface NetworkSettings {
+  /** Proxy for http:// targets (HTTP_PROXY / http_proxy); absent: direct. */
+  httpProxy?: string;
+  /** Proxy for https:// targets (HTTPS_PROXY / https_proxy); absent: httpProxy. */
+  httpsProxy?: string;
+  /** Hosts reached directly (NO_PROXY / no_proxy): comma-separated names, `.suffix`, `host:port`, `*`. */
+  noProxy?: string;
+  /** PEM file of CA certificates trusted in addition to the system's (--ca-file). */
+  caFile?: string;
+  /** PEM client certificate and its key (--client-cert, --client-key) for targets that ask for one. */
+  clientCert?: string;
+  clientKey?: string;
+  /** Headers sent on every request (--header NAME=VALUE): a gateway's tenant, a WAF token. Values are redacted like keys. */
+  headers?: Record<string, string>;
+}
+
 export interface Settings {
   target: TargetSettings;
+  network: NetworkSettings;
   features: FeatureSettings;
   timeouts: TimeoutSettings;
   limits: LimitSettings;
@@ -108,6 +126,7 @@ const DEFAULT_WORKERS = Math.min(4, Math.max(2, availableParallelism()));
 
 export const DEFAULT_SETTINGS: Settings = {
   target: {},
+  network: {},
   features: { idempotency: true, rateLimiting: true, regionalEndpoint: true },
   timeouts: {
     requestMs: 10_000,

@@ -1,10 +1,12 @@
 // What a test knows about the target: handed from the runner to every worker through vitest's provide/inject.
-import type { FeatureSettings, LimitSettings, TargetKeys, TimeoutSettings } from '../config/settings.ts';
+import type { FeatureSettings, LimitSettings, NetworkSettings, TargetKeys, TimeoutSettings } from '../config/settings.ts';
 
 export interface TargetProfile {
   baseUrl: string;
   regionalBaseUrl?: string;
   keys: TargetKeys;
+  /** Proxies, CA, client certificate and extra headers on the way to a given target (never to the embedded reference). */
+  network?: NetworkSettings;
   features: FeatureSettings;
   timeouts: TimeoutSettings;
   limits: LimitSettings;

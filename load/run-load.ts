@@ -58,10 +58,13 @@ export function refillSeconds(timeline: Timeline | undefined, gapS: number): num
 
 export async function runLoad(input: LoadRunInput): Promise<LoadRunResult> {
   if (input.engine === 'k6' && !input.k6) throw new Error('runLoad: engine k6 without a k6 binary');
+  // why: scenarios run at once against identical embedded references probe the same declarations: each is said once
+  const said = new Set<string>();
+  const once = { ...input, log: (line: string) => (line.startsWith('  declared: ') && said.has(line) ? undefined : (said.add(line), input.log(line))) };
   const runs = input.targetPerPlan
-    ? await Promise.all(input.plans.map((plan, i) => runInTurn({ ...input, ...input.targetPerPlan![i]!, plans: [plan] })))
-    : [await runInTurn(input)];
-  if (input.targetPerPlan && input.retryStarvedAlone) await retryStarved(input, runs);
+    ? await Promise.all(input.plans.map((plan, i) => runInTurn({ ...once, ...input.targetPerPlan![i]!, plans: [plan] })))
+    : [await runInTurn(once)];
+  if (input.targetPerPlan && input.retryStarvedAlone) await retryStarved(once, runs);
   const timelines = runs.flatMap((r) => r.timelines);
   return { timelines, verdicts: judgeTimelines(timelines, input.expectedRps), leaks: runs.flatMap((r) => r.leaks), notRun: runs.flatMap((r) => r.notRun) };
 }
@@ -113,9 +116,11 @@ async function runInTurn(input: LoadRunInput): Promise<Omit<LoadRunResult, 'verd
       }
       input.log(`  ${plan.scenario}: ${plan.requestCount} requests over ${(plan.durationMs / 1000).toFixed(1)} s …`);
       const target = { baseUrl: input.baseUrl, apiKey: input.apiKey };
-      const tl = input.k6
-        ? await runScenarioK6(input.k6, plan, target, fixture, join(input.reportDir, `load-timeline-${plan.scenario}.json`), input.signal)
-        : await runScenarioNode(plan, target, fixture, input.signal ? { signal: input.signal } : {});
+      const progress = progressEvery(PROGRESS_S, plan, input.log);
+      const tl = await (input.k6
+        ? runScenarioK6(input.k6, plan, target, fixture, join(input.reportDir, `load-timeline-${plan.scenario}.json`), input.signal)
+        : runScenarioNode(plan, target, fixture, input.signal ? { signal: input.signal } : {})
+      ).finally(progress.stop);
       timelines.push(tl);
       const statuses = Object.entries(tl.routes).map(([route, r]) => `${route} ${JSON.stringify(r.statuses)}${r.dropped ? ` dropped ${r.dropped}` : ''}${r.errors ? ` errors ${r.errors}` : ''}`);
       input.log(`    ${statuses.join('; ')}`);
@@ -127,6 +132,30 @@ async function runInTurn(input: LoadRunInput): Promise<Omit<LoadRunResult, 'verd
     if (!finished && leaks.length > 0) input.log(`Could not remove: ${leaks.join('; ')}`);
   }
   return { timelines, leaks, notRun };
+}
+
+/** A scenario of tens of seconds is not silent: a line every few seconds says how far it is. */
+const PROGRESS_S = 5;
+
+export function progressEvery(seconds: number, plan: ScenarioPlan, log: (line: string) => void): { stop(): void } {
+  const started = Date.now();
+  const total = plan.durationMs / 1000;
+  const timer = setInterval(() => {
+    const at = (Date.now() - started) / 1000;
+    const phase = phaseAt(plan, at * 1000);
+    log(`    … ${plan.scenario} ${at.toFixed(0)} s of ${total.toFixed(1)} s${phase ? ` (${phase})` : ' (waiting for the last answers)'}`);
+  }, seconds * 1000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+function phaseAt(plan: ScenarioPlan, ms: number): string | undefined {
+  let end = 0;
+  for (const phase of plan.phases) {
+    end += phase.durationMs;
+    if (ms < end) return `${phase.name} phase`;
+  }
+  return undefined;
 }
 
 /** One line per phase the target's declared limits lengthened. */

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { create } from 'tar';
 import { SPEC_VERSION } from '../requirements/index.ts';
+import { withoutCredentials } from '../config/network-settings.ts';
 import type { Settings } from '../config/settings.ts';
 import type { Redactor } from './redactor.ts';
 import { REPO_ROOT, SUITE_NAME, SUITE_VERSION, suiteSource } from './suite-info.ts';
@@ -84,6 +85,9 @@ export function redactSettings(settings: Settings): unknown {
   for (const key of ['apiKey', 'secondaryApiKey', 'restrictedApiKey'] as const) {
     if (copy.target[key] !== undefined) copy.target[key] = REDACTED;
   }
+  // Header values (gateway tokens) and proxy passwords are secrets like the keys: names stay, values go.
+  if (copy.network?.headers) copy.network.headers = Object.fromEntries(Object.keys(copy.network.headers).map((k) => [k, REDACTED]));
+  for (const proxy of ['httpProxy', 'httpsProxy'] as const) if (copy.network?.[proxy]) copy.network[proxy] = withoutCredentials(copy.network[proxy]!);
   // Container environment values are the candidate's secrets (passwords, tokens): only their names are kept.
   if (copy.target.imageEnv) copy.target.imageEnv = Object.fromEntries(Object.keys(copy.target.imageEnv as object).map((k) => [k, REDACTED]));
   // why: a bundle travels; the signer's directories (home, CI workspace) are nobody else's business

@@ -1,6 +1,7 @@
 // conformance.html: one self-contained page a person reads — verdict banner, target and versions, the rule
 // matrix by area (filterable by verdict), every failure with its rule, what came back and a curl reproducer,
 // and the load charts when a load run left DIR/load.json. No external resources; every value is escaped.
+import { gateVerdict } from './gate.ts';
 import { AREAS } from '../requirements/index.ts';
 import type { ConformanceReport } from './conformance-report.ts';
 import { describeDeclared } from './declared-configuration.ts';
@@ -49,8 +50,10 @@ function banner(report: ConformanceReport): Markup {
   const target = report.target.embeddedReference
     ? html`embedded reference ${report.target.faults.length > 0 ? html`with fault${report.target.faults.length > 1 ? 's' : ''} <b>${report.target.faults.join(', ')}</b>` : ''} at ${report.target.baseUrl}`
     : html`${report.target.baseUrl}${report.target.regionalBaseUrl ? html` (regional ${report.target.regionalBaseUrl})` : ''}`;
+  const gate = gateVerdict(report);
   return html`<header class="banner ${tone}">
   <div class="verdict">${headline}</div>
+  ${gate ? html`<div class="gate ${gate.passed ? 'ok' : 'bad'}">${gate.passed ? '✔' : '✘'} ${gate.line}</div>` : ''}
   ${causes ? html`<div class="why">${codeSpans(causes)}</div>` : ''}
   <div class="why">${verdictWhy(report)}</div>
   ${report.summary.interrupted ? html`<div class="why"><b>Interrupted</b>: the run was stopped before its end; these are the verdicts it reached, and rules no test reached are not verified.</div>` : ''}
@@ -201,7 +204,7 @@ const CSS = `
 :root{--pass:#15803d;--fail:#b91c1c;--warn:#b45309;--nv:#4b5563;--na:#6b7280;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111827;background:#f9fafb}
 body{margin:0}main{max-width:1200px;margin:0 auto;padding:0 24px 48px}
 .banner{padding:20px 24px;color:#fff}.banner.ok{background:var(--pass)}.banner.bad{background:var(--fail)}.banner.partial{background:var(--nv)}.banner.error{background:#5b3a00}.banner ul.reasons{margin:2px 0 0;padding-left:18px}
-.banner .verdict{font-size:30px;font-weight:700;letter-spacing:.02em}.banner .why{font-size:16px;margin:4px 0 12px;opacity:.95}
+.banner .verdict{font-size:30px;font-weight:700;letter-spacing:.02em}.banner .gate{display:inline-block;font-size:18px;font-weight:700;margin:6px 0 2px;padding:3px 10px;border-radius:4px}.banner .gate.ok{background:var(--pass)}.banner .gate.bad{background:var(--fail)}.banner .why{font-size:16px;margin:4px 0 12px;opacity:.95}
 .banner dl{display:grid;grid-template-columns:max-content 1fr;gap:3px 16px;margin:0;font-size:14px}.banner dt{opacity:.8}.banner dd{margin:0;word-break:break-all}
 .banner .v{background:rgba(255,255,255,.92)}.banner code{background:rgba(255,255,255,.22);color:#fff}
 h2{margin:28px 0 10px;font-size:20px}h3{margin:18px 0 8px;font-size:16px}h4{margin:12px 0 6px;font-size:14px}

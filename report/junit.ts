@@ -4,6 +4,7 @@
 // skipped: incomplete, as not-verified tests are) and the certification grade. Written from the report alone, so a
 // merge rewrites it too.
 import type { ConformanceReport } from './conformance-report.ts';
+import { gateVerdict, type GateVerdict } from './gate.ts';
 import { escapeMarkup as x } from './markup.ts';
 import { certificationHeadline, exceptedLine, unverifiedGroups, verdictWhy } from './verdict-text.ts';
 import { PASSIVE_TEST, type RuleTest } from './verdicts.ts';
@@ -38,6 +39,8 @@ export function junitXml(report: ConformanceReport): string {
   }
   report.errors.forEach((e, i) => add('run errors', { classname: 'run errors', name: `error ${i + 1}`, seconds: 0, properties: [], error: { message: firstLine(e), body: e } }));
   add('summary', summaryCase(report));
+  const gate = gateVerdict(report);
+  if (gate) add('summary', gateCase(gate));
 
   const body = [...suites].map(([name, cases]) => suiteXml(name, cases)).join('');
   const all = [...suites.values()].flat();
@@ -64,6 +67,17 @@ function summaryCase(report: ConformanceReport): Case {
     // A run that could not run is an error of the run, not a failed check (JUnit's error, not failure).
     ...(verdict === 'error' ? { error: { message, body: report.summary.error ?? message } } : {}),
     ...(verdict === 'incomplete' ? { skipped: `${message}\n${detail}` } : {}),
+  };
+}
+
+/** A staging gate's own testcase: passed on known gaps only, failed on any surprise (the summary keeps the verdict). */
+function gateCase(gate: GateVerdict): Case {
+  return {
+    classname: 'summary',
+    name: `gate against the baseline: ${gate.passed ? 'passed' : 'failed'}`,
+    seconds: 0,
+    properties: [['gate', gate.line]],
+    ...(gate.passed ? {} : { failure: { message: gate.line, body: gate.line } }),
   };
 }
 

@@ -1,9 +1,10 @@
 // `conformance diff`: the same requests to a candidate and the reference; every difference in the answers.
 import type { Command } from 'commander';
 import { UsageError } from '../cli-error.ts';
+import { addNetworkOptions, networkFlags, type NetworkFlags } from '../network-options.ts';
 import { printLine } from '../terminal.ts';
 
-interface DiffFlags {
+interface DiffFlags extends NetworkFlags {
   target?: string;
   apiKey?: string;
   config?: string;
@@ -13,8 +14,7 @@ interface DiffFlags {
 }
 
 export function registerDiff(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
-  program
-    .command('diff')
+  addNetworkOptions(program.command('diff'))
     .description('send one deterministic sequence (the eight operations, provisioned) to a candidate and the reference; report every difference')
     .option('--target <url>', 'base URL of the candidate (required, or CONFORMANCE_TARGET)')
     .option('--api-key <key>', 'API key for the candidate')
@@ -27,7 +27,7 @@ export function registerDiff(program: Command, env: Record<string, string | unde
       const settings = resolveSettings({
         env,
         ...(flags.config ? { configFile: flags.config } : {}),
-        flags: { 'target.baseUrl': flags.target, 'target.apiKey': flags.apiKey, 'run.reportDir': flags.reportDir },
+        flags: { 'target.baseUrl': flags.target, 'target.apiKey': flags.apiKey, 'run.reportDir': flags.reportDir, ...networkFlags(flags) },
       });
       if (!settings.target.baseUrl) throw new UsageError('--target is required: the candidate to compare with the reference');
       if (flags.reference && !flags.referenceApiKey) throw new UsageError('--reference-api-key is required with --reference');

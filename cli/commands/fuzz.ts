@@ -5,10 +5,11 @@ import { DEFAULT_BUDGET, DEFAULT_SEED } from '../../fuzz/defaults.ts';
 import { FUZZ_TARGET_IDS } from '../../fuzz/targets.ts';
 import { UsageError } from '../cli-error.ts';
 import { printLine } from '../terminal.ts';
+import { addNetworkOptions, networkFlags, type NetworkFlags } from '../network-options.ts';
 import { collect, integerOption } from '../options.ts';
 import { parseFaults } from './reference.ts';
 
-interface FuzzFlags {
+interface FuzzFlags extends NetworkFlags {
   target?: string;
   apiKey?: string;
   config?: string;
@@ -21,8 +22,7 @@ interface FuzzFlags {
 }
 
 export function registerFuzz(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
-  program
-    .command('fuzz')
+  addNetworkOptions(program.command('fuzz'))
     .description('send requests generated from the request schemas (valid, and invalid one field at a time) and from the official client\'s request models, and every other method on each path; report 5xx and contract breaks, shrunk (exit 0 nothing found, 1 findings, 2 usage error or a run that could not run or stopped, 3 an operation\'s set-up failed)')
     .option('--target <url>', 'base URL of the implementation under test (default: the embedded reference)')
     .option('--api-key <key>', 'API key for the target')
@@ -47,6 +47,7 @@ export function registerFuzz(program: Command, env: Record<string, string | unde
           'target.apiKey': flags.apiKey,
           'run.reportDir': flags.reportDir,
           'reference.faults': flags.fault.length > 0 ? flags.fault : undefined,
+          ...networkFlags(flags),
         },
       });
       const print = printLine;

@@ -11,12 +11,16 @@ import { PROFILES, SCENARIO_NAMES, scenarioByName } from '../../load/scenarios/i
 import type { DeclaredLimits } from '../../load/scenarios/declared-limits.ts';
 import { planScenario, type ScenarioPlan } from '../../load/scenarios/plan.ts';
 import { isLoopbackUrl } from '../../load/target/loopback.ts';
+import { useNetworkForProcess } from '../../config/network-dispatcher.ts';
+import type { NetworkSettings } from '../../config/settings.ts';
 import { ProvisioningError } from '../../load/target/fixture.ts';
 import { describeTarget, loadTargetMismatch, reportTargetFacts, type TargetFacts } from '../../report/load-target.ts';
 
 export interface LoadCommandOptions {
   target?: string;
   apiKey?: string;
+  /** Proxies, CA, client certificate and headers on the way to a given target (never to the embedded reference). */
+  network?: NetworkSettings;
   scenarios: string[];
   engine: 'node' | 'k6';
   rateLimitRps: number;
@@ -79,10 +83,12 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
   const report = reportOf(opts.reportDir);
   if ('error' in report) return usage(report.error);
   // why: one target per report: without a target of its own, the load measures the one the report is about
+  let limitFromReport = false;
   if (report.facts && opts.target === undefined && (opts.faults ?? []).length === 0) {
     const r = report.facts;
     if (!r.embeddedReference && r.baseUrl !== undefined) {
-      opts = { ...opts, target: r.baseUrl, ...(!opts.explicitRateLimit && r.triggerRps !== undefined ? { rateLimitRps: r.triggerRps } : {}) };
+      limitFromReport = !opts.explicitRateLimit && r.triggerRps !== undefined;
+      opts = { ...opts, target: r.baseUrl, ...(limitFromReport ? { rateLimitRps: r.triggerRps! } : {}) };
     } else if (r.embeddedReference && r.faults?.length) opts = { ...opts, faults: r.faults };
     io.log(`Target: from ${join(opts.reportDir, 'conformance.json')}: ${describeTarget({ ...r, ...(opts.target ? { triggerRps: opts.rateLimitRps } : {}) })}`);
   }
@@ -112,6 +118,8 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
 
   const profile = PROFILES[opts.profile];
   const embedded = opts.target === undefined;
+  // the embedded reference listens on this machine: a corporate proxy is not on its way
+  if (!embedded) useNetworkForProcess(opts.network);
   // why: the short profile's embedded reference runs a lower limit so the burst drains in seconds; that limit is then the documented one
   const expectedRps = embedded ? (profile.embedded.triggerRps ?? opts.rateLimitRps) : opts.rateLimitRps;
   if (report.facts) {
@@ -129,6 +137,7 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
   const together = embedded && opts.engine === 'node' && plans.length > 1 && !opts.oneAtATime;
   const gaps = together ? 'scenarios at once, each against its own embedded reference; a starved one runs again alone' : `one at a time, + ≥ ${(profile.gapS * (plans.length - 1)).toFixed(1)} s refill pauses`;
   io.log(`Plan: ${plans.length} scenario(s), ${requests} requests over ${seconds.toFixed(1)} s of load (${gaps}), engine ${opts.engine}, profile ${opts.profile}, trigger limit ${expectedRps}/s`);
+  io.log(judgedLimitLine(expectedRps, { embedded, shortEmbedded: embedded && profile.embedded.triggerRps !== undefined, fromReport: limitFromReport, explicit: opts.explicitRateLimit === true, reportDir: opts.reportDir }));
   for (const p of plans) io.log(`  ${p.scenario}: ${p.requestCount} requests, ${(p.durationMs / 1000).toFixed(1)} s (${p.phases.map((ph) => `${ph.name} ${(ph.durationMs / 1000).toFixed(1)} s`).join(', ')})`);
   if (beyondBounds(plans)) return usage(`the plan exceeds the bounds (${MAX_REQUESTS} requests, ${MAX_DURATION_S} s): lower --duration or --rate-limit-rps`);
   // why: phases lengthened for a declared burst must stay inside the same bounds
@@ -184,4 +193,18 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
   } finally {
     await Promise.all(references.map((r) => r.close()));
   }
+}
+
+/** The one trigger limit RL-05 is judged at, and why that one: a run names several figures (documented, declared, planned). */
+export function judgedLimitLine(rps: number, why: { embedded: boolean; shortEmbedded: boolean; fromReport: boolean; explicit: boolean; reportDir: string }): string {
+  const reason = why.shortEmbedded
+    ? 'the short profile starts the embedded reference at this limit, so its burst drains in seconds'
+    : why.fromReport
+      ? `the limit \`conformance run\` declared for this target (${join(why.reportDir, 'conformance.json')})`
+      : why.explicit
+        ? 'declared with --rate-limit-rps, limits.triggerRps of the settings or CONFORMANCE_TRIGGER_RPS'
+        : why.embedded
+          ? "the spec's figure, which the embedded reference runs"
+          : "the spec's figure; a target on another plan declares its own with --rate-limit-rps or limits.triggerRps";
+  return `Judged at: trigger limit ${rps}/s (RL-05), ${reason}; a RateLimit-Policy the target declares only sizes the phases (its burst), never the limit judged`;
 }

@@ -2,11 +2,13 @@
 import type { Command } from 'commander';
 import type { LoadCommandOptions } from './load-command.ts';
 import { withInterruption } from '../interrupt.ts';
+import { addNetworkOptions, networkFlags, type NetworkFlags } from '../network-options.ts';
 import { collect, integerOption } from '../options.ts';
-import { printLine } from '../terminal.ts';
+import { addFormatOptions, outputOf, printJson, type FormatFlags } from '../output-format.ts';
+import { loadDocument } from '../json-documents.ts';
 import { parseFaults } from './reference.ts';
 
-interface LoadFlags {
+interface LoadFlags extends NetworkFlags, FormatFlags {
   target?: string;
   apiKey?: string;
   scenario: string[];
@@ -23,8 +25,7 @@ interface LoadFlags {
 }
 
 export function registerLoad(program: Command, env: Record<string, string | undefined>, setExit: (code: number) => void): void {
-  program
-    .command('load')
+  addFormatOptions(addNetworkOptions(program.command('load')))
     .description('offer traffic above and below the trigger limit and judge the rate-limit rules from the timeline')
     .option('--target <url>', 'base URL of the implementation under test (default: the embedded reference)')
     .option('--api-key <key>', 'API key for the target')
@@ -40,6 +41,8 @@ export function registerLoad(program: Command, env: Record<string, string | unde
     .option('--one-at-a-time', 'embedded reference: run the scenarios one after another instead of at once (for a busy machine; a scenario starved at once is run again alone anyway)')
     .option('--from-timelines <files...>', 'send nothing: judge recorded timelines, merging the instances of a k6 run split with --execution-segment')
     .action(async (flags: LoadFlags) => {
+      const output = outputOf(flags);
+      const startedMs = Date.now() - 1000;
       if (flags.engine !== 'node' && flags.engine !== 'k6') {
         process.stderr.write('conformance: --engine takes node or k6\n');
         return setExit(2);
@@ -53,17 +56,18 @@ export function registerLoad(program: Command, env: Record<string, string | unde
       // why: the limit a target declares (config file, CONFORMANCE_TRIGGER_RPS) is the one its load is judged at, as in `run`
       // why: run refuses keys without a target; load may take its target from the report, so then its key is read apart
       const keyless = flags.target === undefined && !env.CONFORMANCE_TARGET ? Object.fromEntries(Object.entries(env).filter(([name]) => !/^CONFORMANCE_\w*API_KEY$/.test(name))) : env;
-      const settings = resolveSettings({ env: keyless, ...(flags.config ? { configFile: flags.config } : {}), flags: { 'run.reportDir': flags.reportDir } });
+      const settings = resolveSettings({ env: keyless, ...(flags.config ? { configFile: flags.config } : {}), flags: { 'run.reportDir': flags.reportDir, ...networkFlags(flags) } });
       const declared = settings.limits.triggerRps;
       // why: a limit given on purpose is compared with the report's; one left to its default yields to it
       const explicitRateLimit = flags.rateLimitRps !== undefined || flags.config !== undefined || Boolean(env.CONFORMANCE_TRIGGER_RPS) || Boolean(env.CONFORMANCE_CONFIG);
       // why: keys come from CONFORMANCE_* variables as in `run`, so a CI job never puts one on a command line
       const target = flags.target ?? (flags.fromTimelines ? undefined : settings.target.baseUrl);
       const apiKey = flags.apiKey ?? settings.target.apiKey ?? env.CONFORMANCE_API_KEY;
-      const print = printLine;
+      const print = output.print;
       const options: LoadCommandOptions = {
         ...(target ? { target } : {}),
         ...(apiKey ? { apiKey } : {}),
+        network: settings.network,
         scenarios: flags.scenario,
         engine: flags.engine,
         rateLimitRps: flags.rateLimitRps ?? declared,
@@ -90,6 +94,7 @@ export function registerLoad(program: Command, env: Record<string, string | unde
           },
         }),
       );
+      if (output.json) printJson(loadDocument(settings.run.reportDir, code, startedMs));
       setExit(code);
     });
 }

@@ -1,14 +1,17 @@
 // `conformance run`: resolves settings, runs the suites against the target and exits 0 / 1 / 2 / 3 (README § exit codes).
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../cli-error.ts';
-import { printLine } from '../terminal.ts';
+import { appendFileSync } from 'node:fs';
+import { runDocument } from '../json-documents.ts';
+import { addFormatOptions, outputOf, printJson, type FormatFlags } from '../output-format.ts';
 import { collect, commaList, integerOption } from '../options.ts';
 import { EXIT_INTERRUPTED, withInterruption } from '../interrupt.ts';
 import { progressPrinter, printSummary } from '../progress.ts';
+import { addNetworkOptions, describeNetwork, networkFlags, type NetworkFlags } from '../network-options.ts';
 import { addSigningOptions, signingMethod, type SigningFlags } from '../signing-options.ts';
 import { parseFaults } from './reference.ts';
 
-interface RunFlags extends SigningFlags {
+interface RunFlags extends SigningFlags, NetworkFlags, FormatFlags {
   target?: string;
   regionalTarget?: string;
   apiKey?: string;
@@ -61,16 +64,19 @@ export function registerRun(program: Command, env: Record<string, string | undef
     .option('--repeat <n>', 'run the suites n times and report every rule whose verdict changed', integerOption('--repeat', 1, 100))
     .option('--bundle [file]', 'also write a certification bundle (default REPORT_DIR/conformance-bundle.tar.gz)')
     .option('--load-follows', '`conformance load` runs next and merges RL-05: exit 0 when only rules it verifies are left not verified');
-  addSigningOptions(command).action(async (flags: RunFlags) => {
+  addFormatOptions(addSigningOptions(addNetworkOptions(command))).action(async (flags: RunFlags) => {
+      const output = outputOf(flags);
       parseFaults(flags.fault);
       const signing = signingMethod(flags, env);
       if (signing && !flags.bundle) throw new UsageError(`${flags.signKey ? '--sign-key' : '--sign'} signs the certification bundle: add --bundle`);
       // Loaded here, not at start: the runner brings vitest, and `--version` or `reference` need none of it.
-      const [{ resolveSettings }, { writeBundleFromDir }, { runConformance }, { SigningError }] = await Promise.all([
+      const [{ resolveSettings }, { writeBundleFromDir }, { runConformance }, { SigningError }, { gateVerdict }, { stepSummaryMarkdown }] = await Promise.all([
         import('../../config/resolve-settings.ts'),
         import('../../report/write-reports.ts'),
         import('../../harness/runner/conformance-run.ts'),
         import('../../report/sign-attestation.ts'),
+        import('../../report/gate.ts'),
+        import('../../report/step-summary.ts'),
       ]);
       const settings = resolveSettings({
         env,
@@ -96,9 +102,12 @@ export function registerRun(program: Command, env: Record<string, string | undef
           'run.loadFollows': flags.loadFollows,
           'features.regionalEndpoint': flags.regionalEndpoint === false ? false : undefined,
           'run.transportRetries': flags.transportRetries,
+          ...networkFlags(flags),
         },
       });
-      const print = printLine;
+      const print = output.print;
+      const network = describeNetwork(settings.network, settings.target.baseUrl);
+      if (network) print(network);
       const onFirst = 'no new test starts; running tests get up to 15 s to finish, then the final sweep removes what the run created and every report is written.';
       const outcome = await withInterruption(print, onFirst, (interruption) => runConformance(settings, { log: print, onRecord: progressPrinter(print), interruption }, undefined, env));
       printSummary(outcome.report, print);
@@ -110,9 +119,10 @@ export function registerRun(program: Command, env: Record<string, string | undef
         print(`Exit 0 under --load-follows: \`conformance load --report-dir ${settings.run.reportDir}\` must merge ${outcome.report.summary.unverifiedMust.map((r) => r.id).join(', ')} to complete this run.`);
       }
       print(`Report: ${outcome.reportFile} (also junit.xml, conformance.html, allure-results/; \`conformance report\` builds the Allure HTML)`);
+      let bundle: string | undefined;
       if (flags.bundle) {
         try {
-          const file = await writeBundleFromDir(settings.run.reportDir, { settings, ...(typeof flags.bundle === 'string' ? { file: flags.bundle } : {}), ...(signing ? { signing } : {}) });
+          const file = (bundle = await writeBundleFromDir(settings.run.reportDir, { settings, ...(typeof flags.bundle === 'string' ? { file: flags.bundle } : {}), ...(signing ? { signing } : {}) }));
           print(`Bundle: ${file}${signing ? ' (signed: attestation.sigstore.json)' : ' (unsigned: add --sign-key FILE or --sign keyless to certify)'}`);
         } catch (error) {
           if (!(error instanceof SigningError)) throw error;
@@ -121,6 +131,11 @@ export function registerRun(program: Command, env: Record<string, string | undef
         }
       }
       if (outcome.report.summary.interrupted) print(`INTERRUPTED: the verdicts above are those reached before the stop (summary.interrupted: true); rules no test reached are not verified. Exit ${EXIT_INTERRUPTED}.`);
+      // a staging gate ends with its own verdict: the report's (often INCOMPLETE) stays above it
+      const gate = gateVerdict(outcome.report);
+      if (gate) print(gate.line);
+      appendStepSummary(env, stepSummaryMarkdown(outcome.report));
+      if (output.json) printJson(runDocument(outcome.report, outcome.exitCode, outcome.reportFile, bundle));
       setExit(outcome.exitCode);
     });
 }
@@ -133,4 +148,15 @@ function parseEnvPairs(pairs: string[]): Record<string, string> {
     out[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   return out;
+}
+
+/** On GitHub Actions the job's summary page shows the verdict; a summary that cannot be written only warns. */
+export function appendStepSummary(env: Record<string, string | undefined>, markdown: string): void {
+  const file = env.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  try {
+    appendFileSync(file, markdown);
+  } catch (error) {
+    process.stderr.write(`conformance: could not append the summary to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? 'error'}); the reports are written\n`);
+  }
 }

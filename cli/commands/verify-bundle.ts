@@ -6,9 +6,10 @@ import type { BundleVerification, TrustedRelease } from '../../report/certify-bu
 import type { TrustPolicy } from '../../report/verify-attestation.ts';
 import { EXIT, UsageError } from '../cli-error.ts';
 import { printBundleVerification } from '../print-bundle-verification.ts';
-import { printLine } from '../terminal.ts';
+import { verifyBundleDocument } from '../json-documents.ts';
+import { addFormatOptions, outputOf, printJson, type FormatFlags } from '../output-format.ts';
 
-interface VerifyFlags {
+interface VerifyFlags extends FormatFlags {
   publicKey?: string;
   certificateIdentity?: string;
   certificateOidcIssuer?: string;
@@ -17,8 +18,7 @@ interface VerifyFlags {
 }
 
 export function registerVerifyBundle(program: Command, setExit: (code: number) => void): void {
-  program
-    .command('verify-bundle')
+  addFormatOptions(program.command('verify-bundle'))
     .description('check a certification bundle: the signature, the signed files, every rule present, summary and certification grade consistent')
     .argument('<file>', 'the .tar.gz written by `conformance run --bundle` or `conformance bundle`')
     .option('--public-key <pem>', 'the signer\'s public key (PEM, ECDSA P-256 or Ed25519) for a bundle signed with --sign-key')
@@ -37,7 +37,8 @@ export function registerVerifyBundle(program: Command, setExit: (code: number) =
       if (flags.suiteDigest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(flags.suiteDigest)) throw new UsageError(`--suite-digest takes sha256:<64 hex digits>, the digest published with a release; got "${flags.suiteDigest.slice(0, 80)}"`);
       if (!existsSync(file)) throw new UsageError(`no such bundle: ${file}`);
       const policy = trustPolicy(flags, attestation);
-      const print = printLine;
+      const output = outputOf(flags);
+      const print = output.print;
       let result: BundleVerification;
       try {
         result = certifyBundle(readBundle(file), policy, trustedRelease(flags, suite));
@@ -46,7 +47,9 @@ export function registerVerifyBundle(program: Command, setExit: (code: number) =
       }
       const trust = flags.publicKey ? { kind: 'key' as const, file: flags.publicKey } : policy.kind === 'identity' ? { kind: 'identity' as const, identity: policy.subjectAlternativeName } : { kind: 'none' as const };
       printBundleVerification(result, { file, trust, now: new Date() }, print);
-      setExit(result.status === 'certified' ? EXIT.ok : result.status === 'invalid' ? EXIT.failed : EXIT.incomplete);
+      const code = result.status === 'certified' ? EXIT.ok : result.status === 'invalid' ? EXIT.failed : EXIT.incomplete;
+      if (output.json) printJson(verifyBundleDocument(result, file, code));
+      setExit(code);
     });
 }
 

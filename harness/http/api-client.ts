@@ -133,7 +133,8 @@ export class ApiClient {
     const url = new URL(base.replace(/\/$/, '') + path);
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
 
-    const headers: Record<string, string> = { accept: 'application/json', ...lowerKeys(options.headers ?? {}) };
+    // the headers every request carries (--header) come first: a test's own headers say what it checks
+    const headers: Record<string, string> = { accept: 'application/json', ...lowerKeys(this.target.network?.headers ?? {}), ...lowerKeys(options.headers ?? {}) };
     const identity = options.as ?? 'primary';
     const key = identity === 'none' ? undefined : this.target.keys[identity];
     if (identity !== 'none' && !key) throw new Error(`no ${identity} API key is configured`);
@@ -156,6 +157,7 @@ export class ApiClient {
       ...(body !== undefined ? { body: options.chunked ? inPieces(Buffer.from(body)) : body } : {}),
       timeoutMs: options.timeoutMs ?? this.target.timeouts.requestMs,
       maxBodyBytes: MAX_BODY_BYTES,
+      ...(this.target.network ? { network: this.target.network } : {}),
     });
 
     const exchange: Exchange = {

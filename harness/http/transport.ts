@@ -1,6 +1,9 @@
 // Sends one HTTP request with undici under hard bounds (time, body size) and never throws for HTTP-level trouble.
 import type { Readable } from 'node:stream';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import type { NetworkSettings } from '../../config/settings.ts';
+import { dispatcherFor } from '../../config/network-dispatcher.ts';
+import { proxyFor } from '../../config/network-settings.ts';
 
 export interface RawRequest {
   method: string;
@@ -10,6 +13,8 @@ export interface RawRequest {
   body?: string | Buffer | Readable;
   timeoutMs: number;
   maxBodyBytes: number;
+  /** How the request travels (proxies, CA, client certificate); absent: directly, as for the embedded reference. */
+  network?: NetworkSettings;
 }
 
 export interface RawResponse {
@@ -31,20 +36,22 @@ export type TransportResult =
   | { ok: true; response: RawResponse; durationMs: number }
   | { ok: false; error: string; kind: FailureKind; durationMs: number };
 
-// One keep-alive pool per worker process: tests share connections the way a real client would.
-let sharedAgent: Agent | undefined;
-function agent(): Agent {
-  sharedAgent ??= new Agent({ connections: 32, keepAliveTimeout: 4_000, pipelining: 1 });
-  return sharedAgent;
+// One keep-alive pool per worker process and network setting: tests share connections the way a real client would.
+const sharedAgents = new Map<string, Dispatcher>();
+function agent(network: NetworkSettings | undefined): Dispatcher {
+  const key = JSON.stringify(network ?? {});
+  let found = sharedAgents.get(key);
+  if (!found) sharedAgents.set(key, (found = dispatcherFor(network, { connections: 32, keepAliveTimeout: 4_000, pipelining: 1 })));
+  return found;
 }
 
 export async function closeTransport(): Promise<void> {
-  const current = sharedAgent;
-  sharedAgent = undefined;
-  await current?.close().catch(() => undefined);
+  const current = [...sharedAgents.values()];
+  sharedAgents.clear();
+  await Promise.all(current.map((a) => a.close().catch(() => undefined)));
 }
 
-export async function send(request: RawRequest, dispatcher: Dispatcher = agent()): Promise<TransportResult> {
+export async function send(request: RawRequest, dispatcher: Dispatcher = agent(request.network)): Promise<TransportResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const signal = AbortSignal.timeout(request.timeoutMs);
@@ -67,7 +74,8 @@ export async function send(request: RawRequest, dispatcher: Dispatcher = agent()
     if (text === undefined) return { ok: false, error: `response body larger than ${request.maxBodyBytes} bytes (aborted)`, kind: 'too-large', durationMs: elapsed() };
     return { ok: true, response: { status: res.statusCode, headers: flattenHeaders(res.headers), text }, durationMs: elapsed() };
   } catch (error) {
-    return { ok: false, ...explain(error, request.timeoutMs, signal, answered), durationMs: elapsed() };
+    const proxy = proxyFor(request.url, request.network);
+    return { ok: false, ...explain(error, request.timeoutMs, signal, answered, proxy), durationMs: elapsed() };
   }
 }
 
@@ -98,14 +106,19 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-function explain(error: unknown, timeoutMs: number, signal: AbortSignal, answered: boolean): { error: string; kind: FailureKind } {
+function explain(error: unknown, timeoutMs: number, signal: AbortSignal, answered: boolean, proxy: string | undefined): { error: string; kind: FailureKind } {
   const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
+  const tunnel = /^Proxy response \((\d+)\)/.exec(e.message ?? '');
+  if (proxy && tunnel) return { kind: 'refused', error: `the proxy ${proxy} refused the tunnel to the target (it answered ${tunnel[1]} to CONNECT): ask for the target to be allowed, or list its host in NO_PROXY if it is reached directly` };
   if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_ABORTED') {
     if (answered || code === 'UND_ERR_BODY_TIMEOUT') return { kind: 'body-timeout', error: `the status and headers came, the rest of the body did not within ${timeoutMs} ms (timeouts.requestMs)` };
     return { kind: 'timeout', error: `no response within ${timeoutMs} ms (timeouts.requestMs)` };
   }
   if (isTlsError(code, e.message ?? e.cause?.message)) return { kind: 'tls', error: tlsMessage(code, e.message ?? e.cause?.message) };
+  if (proxy && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')) {
+    return { kind: code === 'ECONNREFUSED' ? 'refused' : 'dns', error: `cannot reach the proxy ${proxy} (${code}; set by HTTP_PROXY/HTTPS_PROXY): check its address, or list the target's host in NO_PROXY if it is reached directly` };
+  }
   if (code === 'ECONNREFUSED') return { kind: 'refused', error: 'connection refused: nothing is listening at the target address' };
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { kind: 'reset', error: 'connection reset by the target before the response was complete' };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'dns', error: 'the target host name does not resolve' };
@@ -124,5 +137,13 @@ function tlsMessage(code: string | undefined, message: string | undefined): stri
   const plain = /WRONG_VERSION_NUMBER|wrong version number|packet length too long|http request/i.test(`${code} ${message}`);
   return plain
     ? `TLS handshake failed: the target looks like plain HTTP, not HTTPS (${code ?? message}); try http:// in the target URL`
-    : `TLS handshake failed (${code ?? message}): the target's certificate or TLS setup was refused`;
+    : `TLS handshake failed (${code ?? message}): the target's certificate or TLS setup was refused; ${tlsHint(code, message)}`;
+}
+
+/** What to set: a certificate of a private CA wants --ca-file (or NODE_EXTRA_CA_CERTS), a target asking for one a client certificate. */
+function tlsHint(code: string | undefined, message: string | undefined): string {
+  if (/certificate required|alert number 116|alert handshake failure|bad certificate/i.test(`${code} ${message}`)) {
+    return 'if the target asks for a client certificate, give --client-cert and --client-key';
+  }
+  return 'a certificate signed by a private CA is trusted with --ca-file FILE (or NODE_EXTRA_CA_CERTS=FILE)';
 }

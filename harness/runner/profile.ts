@@ -18,6 +18,8 @@ export function toProfile(settings: Settings, embedded: EmbeddedTarget | undefin
     baseUrl: (target.baseUrl ?? embedded!.reference.baseUrl).replace(/\/$/, ''),
     ...(regional ? { regionalBaseUrl: regional.replace(/\/$/, '') } : {}),
     keys,
+    // the embedded reference listens on this machine: a corporate proxy is not on its way
+    ...(embedded === undefined ? { network: settings.network } : {}),
     features: settings.features,
     timeouts: settings.timeouts,
     limits: settings.limits,

@@ -1,6 +1,7 @@
 // The open-model core: every request leaves at its scheduled time whatever earlier responses did; an in-flight
 // cap drops (and counts) instead of delaying, so latency from the scheduled time is free of coordinated omission.
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { engineDispatcher } from '../../config/network-dispatcher.ts';
 
 export interface OpenStream {
   startMs: number;
@@ -65,7 +66,7 @@ export async function runOpenModel(o: OpenModelOptions): Promise<OpenModelResult
   const maxInFlight = o.maxInFlight ?? 4096;
   const ev = o.events ?? {};
   const wantHeaders = ev.onResponse !== undefined && o.decodeHeaders !== false;
-  const pool = new Pool(o.origin, {
+  const pool = engineDispatcher(o.origin, {
     connections: o.connections ?? 256,
     pipelining: 1,
     keepAliveTimeout: 30_000,
@@ -140,7 +141,7 @@ export async function runOpenModel(o: OpenModelOptions): Promise<OpenModelResult
         end(error);
       },
     } as unknown as Dispatcher.DispatchHandler;
-    pool.dispatch({ path: s.path, method: s.method, headers: s.headers, body: s.body ?? null }, handler);
+    pool.dispatch({ origin: o.origin, path: s.path, method: s.method, headers: s.headers, body: s.body ?? null }, handler);
   };
 
   const tick = () => {

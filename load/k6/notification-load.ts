@@ -22,6 +22,9 @@ import {
 // (setup() refuses to start without them), so `k6 archive` bundles the script without them
 const TARGET = (__ENV.CONFORMANCE_TARGET ?? '').replace(/\/$/, '');
 const API_KEY = __ENV.CONFORMANCE_API_KEY ?? '';
+// the settings' extra headers (--header) and client certificate; proxies k6 reads from HTTP_PROXY/HTTPS_PROXY/NO_PROXY itself
+const EXTRA_HEADERS: Record<string, string> = __ENV.LOAD_EXTRA_HEADERS ? (JSON.parse(__ENV.LOAD_EXTRA_HEADERS) as Record<string, string>) : {};
+const CLIENT_CERT = __ENV.LOAD_CLIENT_CERT ? { cert: open(__ENV.LOAD_CLIENT_CERT), key: open(__ENV.LOAD_CLIENT_KEY ?? '') } : undefined;
 const plan = planFromEnv();
 const SCENARIO = plan.scenario;
 const OUT = __ENV.LOAD_TIMELINE_OUT ?? '';
@@ -45,6 +48,7 @@ export const options: Options = {
   summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(99)', 'count'],
   discardResponseBodies: false,
   setupTimeout: '60s',
+  ...(CLIENT_CERT ? { tlsAuth: [CLIENT_CERT] } : {}),
 };
 
 function scenarioOf(s: K6Stream): Scenario {
@@ -88,7 +92,7 @@ function thresholds(): Record<string, string[]> {
 export function setup(): { fixture: LoadFixture; setup: SetupData; created?: string } {
   required('CONFORMANCE_TARGET');
   required('CONFORMANCE_API_KEY');
-  const headers = { authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json' };
+  const headers = { ...EXTRA_HEADERS, authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json' };
   let created: string | undefined;
   let workflowId = __ENV.LOAD_WORKFLOW_ID;
   if (!workflowId) {
@@ -117,7 +121,7 @@ export function setup(): { fixture: LoadFixture; setup: SetupData; created?: str
 }
 
 // why: the hot loop allocates as little as it can (tags, headers, bodies made once per VU), so VUs stay free
-const REQUEST_HEADERS = { authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json' };
+const REQUEST_HEADERS = { ...EXTRA_HEADERS, authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json' };
 const EXPECTED = http.expectedStatuses({ min: 200, max: 299 }, 429);
 const perStream: Record<string, { t0: number; body: string | null; requestTags: Record<string, string>; routeTags: Record<string, string>; buckets: Record<string, string>[] }> = {};
 
@@ -178,7 +182,7 @@ export function hit(data: ReturnType<typeof setup>): void {
 
 export function teardown(data: ReturnType<typeof setup>): void {
   if (!data.created) return;
-  const headers = { authorization: `ApiKey ${API_KEY}` };
+  const headers = { ...EXTRA_HEADERS, authorization: `ApiKey ${API_KEY}` };
   http.del(`${TARGET}/v2/workflows/${encodeURIComponent(data.created)}`, null, { headers });
   http.del(`${TARGET}/v2/subscribers/${encodeURIComponent(data.fixture.subscriberId)}`, null, { headers });
   http.del(`${TARGET}/v2/subscribers/${encodeURIComponent(data.fixture.bulkSubscriberId)}`, null, { headers });

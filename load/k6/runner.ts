@@ -7,6 +7,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ScenarioPlan } from '../scenarios/plan.ts';
 import type { LoadFixture } from '../scenarios/routes.ts';
+import { k6NetworkEnv } from '../../config/network-dispatcher.ts';
 import type { Timeline } from '../timeline/format.ts';
 import { truncateTimeline } from '../timeline/truncate.ts';
 
@@ -84,6 +85,8 @@ export async function runScenarioK6(k6: string, plan: ScenarioPlan, target: K6Ta
   // why: the key travels in the environment, never on the command line where `ps` would show it
   const env = {
     ...process.env,
+    // the proxies, headers and client certificate of the settings: k6 reads HTTP_PROXY/HTTPS_PROXY/NO_PROXY itself
+    ...k6NetworkEnv(),
     CONFORMANCE_TARGET: target.baseUrl,
     CONFORMANCE_API_KEY: target.apiKey,
     LOAD_PLAN: JSON.stringify(plan),

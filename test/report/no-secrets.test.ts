@@ -12,7 +12,9 @@ import { runConformance, type RunOutcome } from '../../harness/runner/conformanc
 import { startReference, type RunningReference } from '../../reference/index.ts';
 import { findSecretsInDir, findSecretsInText } from './artifact-scan.ts';
 
-describe('no configured API key reaches any artifact or output', () => {
+describe('no configured API key or --header value reaches any artifact or output', () => {
+  // a gateway token sent on every request (--header): a secret like the keys
+  const WAF_TOKEN = 'waf_0f1e2d3c4b5a69788796a5b4';
   const dir = mkdtempSync(join(tmpdir(), 'no-secrets-'));
   const lines: string[] = [];
   let reference: RunningReference;
@@ -21,7 +23,7 @@ describe('no configured API key reaches any artifact or output', () => {
 
   beforeAll(async () => {
     reference = await startReference({ faults: ['api-keys-leaked', 'bearer-accepted'] });
-    keys = Object.values(reference.apiKeys);
+    keys = [...Object.values(reference.apiKeys), WAF_TOKEN];
     const settings = resolveSettings({
       env: {},
       flags: {
@@ -30,6 +32,7 @@ describe('no configured API key reaches any artifact or output', () => {
         'target.secondaryApiKey': reference.apiKeys.prod,
         'target.restrictedApiKey': reference.apiKeys.restricted,
         'run.reportDir': dir,
+        'network.headers': { 'X-Waf-Token': WAF_TOKEN },
       },
     });
     const log = (line: string) => lines.push(line);
@@ -50,6 +53,7 @@ describe('no configured API key reaches any artifact or output', () => {
     expect([verdict('AUTH-03'), verdict('ENV-03')]).toEqual(['fail', 'warn']);
     const evidence = outcome.report.requirements.flatMap((r) => r.tests.flatMap((t) => t.evidence ?? []));
     expect(evidence.join('\n')).toContain('${CONFORMANCE_API_KEY}');
+    expect(evidence.join('\n')).toContain('x-waf-token: ${CONFORMANCE_HEADER_X_WAF_TOKEN}');
     // The keys were in the responses (api-keys-leaked): the recording replaced them.
     expect(evidence.join('\n')).toContain('"key":"[REDACTED]"');
     const { files } = findSecretsInDir(dir, []);
