@@ -71,6 +71,7 @@ const FOOTERS: Record<string, Footer> = {
   validate: { exits: [[0, 'the body is valid'], [1, 'the body is invalid'], USAGE], settings: 'none' },
   explain: { exits: [[0, 'the rule was printed'], [2, 'unknown rule ID (the message names the closest ones)']], settings: 'none' },
   rules: { exits: [[0, 'the rules were printed'], USAGE], settings: 'none' },
+  openapi: { exits: [[0, 'the document was printed'], USAGE], settings: 'none' },
   reference: {
     exits: [[0, 'stopped by SIGINT or SIGTERM'], [2, 'a given key is empty, too short or the same as another, or a flag is wrong']],
     settings: 'none',

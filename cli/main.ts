@@ -9,6 +9,7 @@ import { registerDiff } from './commands/diff.ts';
 import { registerExplain } from './commands/explain.ts';
 import { registerFuzz } from './commands/fuzz.ts';
 import { registerLoad } from './commands/load.ts';
+import { registerOpenApi } from './commands/openapi.ts';
 import { registerProve } from './commands/prove.ts';
 import { registerReference } from './commands/reference.ts';
 import { registerReport } from './commands/report.ts';
@@ -36,6 +37,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
   registerFuzz(program, env, (code) => (exitCode = code));
   registerDiff(program, env, (code) => (exitCode = code));
   registerRules(program, (code) => (exitCode = code));
+  registerOpenApi(program, (code) => (exitCode = code));
   addHelpFooters(program);
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -13,6 +13,23 @@ import type { TargetProfile } from '../harness/target-profile.ts';
 import { SUITE_VERSION } from '../report/suite-info.ts';
 import { compare, runSequence, type DiffResult } from './run-diff.ts';
 
+/** What was compared, what could not be, and what a diff cannot say: the closing lines of `conformance diff`. */
+export function summarize(result: DiffResult): { compared: number; lines: string[] } {
+  const answered = (side: string) => /^\d+$/.test(side);
+  const compared = result.operations.filter((o) => answered(o.reference) && answered(o.candidate));
+  const notCompared = result.operations.filter((o) => !answered(o.reference) || !answered(o.candidate));
+  const changed = result.operations.filter((o) => o.differences > 0).length;
+  const what = `${compared.length} of the ${result.operations.length} operations compared (one request each, the same to both sides, with bodies that leave defaults to the target)`;
+  return {
+    compared: compared.length,
+    lines: [
+      result.differences.length > 0 ? `${result.differences.length} difference(s) in ${changed} operation(s); ${what}.` : compared.length === 0 ? `Nothing compared: no operation was answered by both sides.` : `No differences in the answers: ${what}.`,
+      ...notCompared.map((o) => `Not compared: ${o.operation} (reference: ${o.reference}; candidate: ${o.candidate})`),
+      'diff compares answers to valid requests, not rules: a target that breaks rules can answer them as the reference does; `conformance run` judges the rules.',
+    ],
+  };
+}
+
 export const DIFF_FORMAT = 'notification-api-conformance/diff';
 
 export interface DiffCommandOptions {
@@ -54,10 +71,11 @@ export async function diffCommand(options: DiffCommandOptions, log: (line: strin
     for (const op of result.operations) log(`  ${op.operation.padEnd(30)} reference ${op.reference}, candidate ${op.candidate}: ${op.differences} difference(s)`);
     for (const d of result.differences) log(`DIFF ${d.operation} ${d.path}: reference ${show(d.reference)}, candidate ${show(d.candidate)}`);
     for (const l of result.leaks) log(`LEAK (${l.side}): ${l.leak}`);
-    log(result.differences.length === 0 ? 'No differences.' : `${result.differences.length} difference(s) in ${result.operations.filter((o) => o.differences > 0).length} operation(s).`);
+    const summary = summarize(result);
+    for (const line of summary.lines) log(line);
     const reportFile = writeDiffReport(options.reportDir, result, { candidate: candidate.baseUrl, reference: reference.baseUrl, embeddedReference: embedded !== undefined, runPrefix, startedAt });
     log(`Report: ${reportFile}`);
-    return { exitCode: result.differences.length > 0 ? 1 : 0, result, reportFile };
+    return { exitCode: result.differences.length > 0 ? 1 : summary.compared === 0 ? 2 : 0, result, reportFile };
   } finally {
     await closeTransport();
     await embedded?.reference.close();

@@ -18,6 +18,8 @@ export interface FuzzCommandOptions {
   seed: number;
   budget: number;
   timeS?: number;
+  /** When the command started (epoch ms): `timeS` is a budget for the whole command, start-up included. */
+  commandStartedMs?: number;
   operations: string[];
   /** Fixes the run prefix (tests of reproducibility); normally a fresh one per run. */
   runPrefix?: string;
@@ -62,7 +64,7 @@ export async function fuzzCommand(settings: Settings, options: FuzzCommandOption
       log(`Report: ${writeFuzzReport(settings.run.reportDir, result, info, startedAt)}`);
       return { exitCode: 2, result };
     }
-    const result = await runFuzz(profile, { seed: options.seed, budget: options.budget, ...(options.timeS !== undefined ? { timeS: options.timeS } : {}), operations: options.operations, log });
+    const result = await runFuzz(profile, { seed: options.seed, budget: options.budget, ...timeBudget(options), operations: options.operations, log });
     result.findings.forEach((f, i) => log(['', ...describeFinding(f, i + 1, result.findings.length)].map(escapeForTerminal).join('\n')));
     for (const leak of result.leaks) log(escapeForTerminal(`LEAK: ${leak.label}: ${leak.error}`));
     const requests = result.operations.reduce((n, o) => n + requestsOf(o), 0);
@@ -84,4 +86,14 @@ export async function fuzzCommand(settings: Settings, options: FuzzCommandOption
 
 function emptyResult(options: FuzzCommandOptions, runPrefix: string, stopped: NonNullable<FuzzResult['stopped']>): FuzzResult {
   return { seed: options.seed, budget: options.budget, ...(options.timeS !== undefined ? { timeS: options.timeS } : {}), runPrefix, operations: [], findings: [], leaks: [], durationMs: 0, stopped };
+}
+
+// what is left after the run for its last cleanup, the findings and fuzz.json
+const REPORTING_RESERVE_MS = 500;
+
+/** `--time S` ends S seconds after the command started: start-up (loading, the embedded reference, the pre-flight) counts. */
+function timeBudget(options: FuzzCommandOptions): { timeS?: number; deadlineMs?: number } {
+  if (options.timeS === undefined) return {};
+  const start = options.commandStartedMs ?? Date.now();
+  return { timeS: options.timeS, deadlineMs: start + options.timeS * 1000 - REPORTING_RESERVE_MS };
 }

@@ -28,6 +28,8 @@ export interface FuzzOptions {
   budget: number;
   /** Wall-clock budget for the whole run, shared across operations and modes. */
   timeS?: number;
+  /** When the `timeS` budget ends (epoch ms): the command's start-up counts against it. Default: now + timeS. */
+  deadlineMs?: number;
   /** `--operation` ids; empty: all eight. */
   operations: string[];
   log(line: string): void;
@@ -71,7 +73,10 @@ export async function runFuzz(profile: TargetProfile, options: FuzzOptions): Pro
   const started = Date.now();
   const api = new ApiClient(profile, options.onExchange);
   const selected = options.operations.length > 0 ? FUZZ_TARGETS.filter((t) => options.operations.includes(t.id)) : FUZZ_TARGETS;
-  const deadline = options.timeS !== undefined ? started + options.timeS * 1000 : undefined;
+  const deadline = options.timeS !== undefined ? (options.deadlineMs ?? started + options.timeS * 1000) : undefined;
+  // set-up, other methods and cleanup of an operation are paid from the budget too: the largest seen is kept aside per operation left
+  let overheadMs = 0;
+  let operationsLeft = selected.length;
   const findings: Finding[] = [];
   const operations: OperationCounts[] = [];
   const leaks: Leak[] = [];
@@ -86,6 +91,8 @@ export async function runFuzz(profile: TargetProfile, options: FuzzOptions): Pro
     const ctx = context(api, cleanup, ids, profile.runPrefix);
     const counts: OperationCounts = { operation: target.id, method: target.operation.method, template: target.operation.template };
     operations.push(counts);
+    const operationStarted = Date.now();
+    let fuzzingMs = 0;
     try {
       const state = await setUp(target, ctx);
       if (state instanceof SetupFailed) {
@@ -99,15 +106,17 @@ export async function runFuzz(profile: TargetProfile, options: FuzzOptions): Pro
         continue;
       }
       for (const mode of modesOf(target)) {
-        const share = deadline !== undefined ? Math.max(0, deadline - Date.now()) / propertiesLeft : undefined;
+        const share = deadline !== undefined ? Math.max(0, deadline - Date.now() - overheadMs * operationsLeft) / propertiesLeft : undefined;
         propertiesLeft -= 1;
         const fuzzer = new ModeFuzzer(target, mode, state, ctx, profile, options, share);
+        const modeStarted = Date.now();
         try {
           await fuzzer.run();
         } catch (error) {
           // what was found before the stop is kept: it goes into fuzz.json with the reason
           stopped = { reason: stopReason(error), operation: target.id, mode };
         }
+        fuzzingMs += Date.now() - modeStarted;
         const result = fuzzer.progress();
         counts[mode] = result.counts;
         findings.push(...result.findings);
@@ -128,6 +137,8 @@ export async function runFuzz(profile: TargetProfile, options: FuzzOptions): Pro
       stopped = { reason: stopReason(error), operation: target.id };
     } finally {
       leaks.push(...(await cleanup.runAll().catch((error: unknown) => [{ label: `cleanup of ${target.id}`, error: stopReason(error) }])));
+      overheadMs = Math.max(overheadMs, Date.now() - operationStarted - fuzzingMs);
+      operationsLeft -= 1;
     }
   }
   return {

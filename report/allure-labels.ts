@@ -24,3 +24,25 @@ export function metadataMessage(rules: string[], level: 'SHOULD' | undefined, re
   ].join('\n\n');
   return { type: 'metadata', data: { labels, description } };
 }
+
+/** The prefix of a SHOULD failure's message in Allure, where it is shown as "broken", never as failed. */
+export const WARNING_PREFIX = 'Warning (SHOULD-level: does not make the target non-conformant): ';
+
+/**
+ * A failed SHOULD-level result as Allure should show it: a warning. Allure has no warning status; "broken" is the one it
+ * counts apart from the failures, so a report's red count is the MUST failures alone, as in conformance.json.
+ */
+export function asWarning<R extends { status?: string; labels?: Label[]; statusDetails?: { message?: string } }>(result: R): R {
+  const should = result.labels?.some((l) => l.name === 'level' && l.value === 'SHOULD') ?? false;
+  if (!should || result.status !== 'failed') return result;
+  const message = result.statusDetails?.message ?? '';
+  return { ...result, status: 'broken', statusDetails: { ...result.statusDetails, message: `${WARNING_PREFIX}${message}` } };
+}
+
+/** A writer that shows each SHOULD failure as a warning (see asWarning) before it hands the result on. */
+export function warningWriter<W extends { writeResult(result: never): void }>(inner: W): W {
+  return new Proxy(inner, {
+    get: (target, name, receiver) =>
+      name === 'writeResult' ? (result: Parameters<typeof asWarning>[0]) => target.writeResult(asWarning(result) as never) : Reflect.get(target, name, receiver),
+  });
+}

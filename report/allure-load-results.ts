@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Stage, Status } from 'allure-js-commons';
 import { FileSystemWriter, ReporterRuntime } from 'allure-js-commons/sdk/reporter';
 import { allureResultsDir } from './allure-report.ts';
-import { metadataMessage } from './allure-labels.ts';
+import { metadataMessage, warningWriter } from './allure-labels.ts';
 import type { RuleTest } from './verdicts.ts';
 
 /** Every load result carries this fullName prefix, so the next merge can find and replace it. */
@@ -16,7 +16,7 @@ const STATUS: Record<RuleTest['status'], Status> = { passed: Status.PASSED, fail
 export function writeLoadAllureResults(reportDir: string, tests: { rule: string; test: RuleTest }[], at: Date): number {
   const dir = allureResultsDir(reportDir);
   removeLoadResults(dir);
-  const runtime = new ReporterRuntime({ writer: new FileSystemWriter({ resultsDir: dir }) });
+  const runtime = new ReporterRuntime({ writer: warningWriter(new FileSystemWriter({ resultsDir: dir })) });
   for (const { rule, test } of tests) {
     const uuid = runtime.startTest({
       name: test.name,

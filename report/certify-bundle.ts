@@ -33,7 +33,7 @@ export function certifyBundle(files: ReadonlyMap<string, Buffer>, policy: TrustP
   if (checks.some((c) => !c.ok)) return { status: 'invalid', checks, attestation, notCertifiedBecause: [], ...(report ? { report } : {}) };
   const why: string[] = [];
   if (!attestation.signed) why.push('unsigned: nothing proves who produced it');
-  else if (!attestation.signatureVerified) why.push('signed, but the signature was not checked: give --public-key FILE, or --certificate-identity and --certificate-oidc-issuer');
+  else if (!attestation.signatureVerified) why.push('its signature was not checked: give --public-key FILE, or --certificate-identity and --certificate-oidc-issuer');
   if (report?.certification?.certificationGrade && !releaseChecked) {
     why.push(`the suite's release is not checked: the run names ${report.suite?.version} with files ${report.suite?.digest}; give --suite-digest with the digest published for that release, or verify with the released suite itself`);
   }

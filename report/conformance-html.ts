@@ -210,7 +210,7 @@ body{margin:0}main{max-width:1200px;margin:0 auto;padding:0 24px 48px}
 h2{margin:28px 0 10px;font-size:20px}h3{margin:18px 0 8px;font-size:16px}h4{margin:12px 0 6px;font-size:14px}
 table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}th,td{border:1px solid #e5e7eb;padding:5px 8px;text-align:left;vertical-align:top}
 th{background:#f3f4f6;font-weight:600}td.num{text-align:center}table.summary td:first-child{white-space:nowrap}
-table.rules{table-layout:fixed}col.c-id{width:86px}col.c-level{width:64px}col.c-verdict{width:118px}col.c-tests{width:260px}
+table.latency{width:auto;margin:8px 0}table.latency caption{text-align:left;color:#374151;padding:4px 0}table.rules{table-layout:fixed}col.c-id{width:86px}col.c-level{width:64px}col.c-verdict{width:118px}col.c-tests{width:260px}
 code{font-family:ui-monospace,monospace;font-size:.92em;background:#eef2f7;border-radius:3px;padding:0 3px}
 nav.jump{max-width:1200px;margin:0 auto;padding:8px 24px;font-size:14px}nav.jump a{margin-right:16px}
 td.id{white-space:nowrap;font-family:ui-monospace,monospace;font-weight:600}

@@ -1,6 +1,7 @@
 // Charts of a load run for conformance.html, drawn as inline SVG from DIR/load.json (written by load/).
 // load.json belongs to another module and may change shape: it is read defensively, and whatever is not
 // recognised is skipped rather than drawn wrong.
+import { latencyTable, routeLatencies, type RouteLatency } from './load-latency.ts';
 import { html, raw, type Markup } from './markup.ts';
 
 export interface Series {
@@ -26,6 +27,8 @@ export interface ScenarioChart {
   /** The declared trigger limit (per second) and RL-05's ±5 % envelope around it, for scenarios with trigger traffic. */
   limit?: number;
   bands: Band[];
+  /** p50/p90/p99 per route, where the timeline recorded them. */
+  latency: RouteLatency[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -110,6 +113,7 @@ function timelineChart(timeline: unknown, limit: number | undefined, tests: Reco
     remaining: remainingMin.length > 0 ? [{ name: 'RateLimit-Remaining (lowest)', color: '#1d4ed8', points: remainingMin }] : [],
     ...(trigger && limit !== undefined ? { limit } : {}),
     bands: bandsOf(scenario, tests),
+    latency: routeLatencies(timeline.routes),
   };
   if (remainingMin.length === 0) chart.remainingNote = remainingRange(timeline.routes);
   return chart;
@@ -202,7 +206,7 @@ export function loadSection(doc: unknown): Markup {
   const parsed = loadCharts(doc);
   if (!parsed) return html``;
   return html`<section id="load"><h2>Load run</h2>${parsed.startedAt ? html`<p class="muted">load.json of the run started ${parsed.startedAt}</p>` : ''}
-  ${parsed.charts.map((c) => html`<h3>${c.scenario}</h3><div class="charts">${rateChart(c)}${c.remaining.length > 0 ? lineChart('RateLimit-Remaining over time', c.remaining, 'remaining', { bands: c.bands }) : html`<p class="muted">${c.remainingNote}</p>`}</div>`)}</section>`;
+  ${parsed.charts.map((c) => html`<h3>${c.scenario}</h3><div class="charts">${rateChart(c)}${c.remaining.length > 0 ? lineChart('RateLimit-Remaining over time', c.remaining, 'remaining', { bands: c.bands }) : html`<p class="muted">${c.remainingNote}</p>`}</div>${latencyTable(c.latency)}`)}</section>`;
 }
 
 function niceCeil(v: number): number {

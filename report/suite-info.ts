@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { suiteRelease } from './suite-release.ts';
+import { SHIPPED_DIRS, SHIPPED_FILES, suiteRelease } from './suite-release.ts';
 
 /** The checkout this suite runs from (suites, package.json, git). */
 export const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -17,7 +17,7 @@ export const SUITE_VERSION = pkg.version;
 export interface SuiteSource {
   /** The commit of the checkout the suite runs from; null when it is installed from a package (no checkout of its own). */
   commit: string | null;
-  /** Files of the checkout differ from that commit (tracked changes or untracked, not ignored files). */
+  /** The shipped files of the checkout differ from that commit (changed, or untracked and not ignored): a report dir elsewhere in it does not count. */
   dirty: boolean;
   /** The release tag of this version (v<version>) when it points at that commit. */
   releaseTag: string | null;
@@ -56,7 +56,8 @@ function readGitState(root: string): Pick<SuiteSource, 'commit' | 'dirty' | 'rel
     const tags = git('tag', '--points-at', 'HEAD').split('\n');
     return {
       commit: git('rev-parse', 'HEAD'),
-      dirty: git('status', '--porcelain').length > 0,
+      // the suite's own files only: a report dir, notes or a docs edit in the checkout change nothing that runs
+      dirty: git('status', '--porcelain', '--', ...SHIPPED_DIRS, ...SHIPPED_FILES).length > 0,
       releaseTag: tags.find((t) => t === `v${SUITE_VERSION}` || t === SUITE_VERSION) ?? null,
     };
   } catch {

@@ -93,7 +93,7 @@ export type QuotaParse = { ok: true; limit: number; w: number; burst?: number; s
 export function parseRateLimitQuota(header: string | undefined): QuotaParse {
   const deployed = parseRateLimitPolicy(header);
   if (deployed.ok && deployed.policy.syntax === 'deployed') return { ok: true, limit: deployed.policy.limit, w: deployed.policy.w, burst: deployed.policy.burst, syntax: 'deployed' };
-  if (header === undefined || !header.trimStart().startsWith('"')) return deployed;
+  if (header === undefined || !header.trimStart().startsWith('"')) return deployed.ok ? { ok: true, limit: deployed.policy.limit, w: deployed.policy.w, syntax: 'ietf' } : deployed;
   let best: { limit: number; w: number } | undefined;
   for (const item of header.split(',')) {
     const [name, ...params] = item.split(';').map((p) => p.trim());
@@ -104,5 +104,5 @@ export function parseRateLimitQuota(header: string | undefined): QuotaParse {
     if (!(w > 0)) return { ok: false, error: `RateLimit-Policy "${header}": ${name} lacks a positive integer w=` };
     if (!best || w < best.w) best = { limit: Number(values.q), w };
   }
-  return best ? { ok: true, ...best, syntax: 'ietf' } : deployed;
+  return best ? { ok: true, ...best, syntax: 'ietf' } : { ok: false, error: `RateLimit-Policy "${header}" names no policy` };
 }

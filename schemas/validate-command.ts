@@ -32,8 +32,12 @@ export async function validateCommand(opts: ValidateCommandOptions, io: Validate
     for (const name of SCHEMA_NAMES) io.stdout(`${name}\n`);
     return EXIT_VALID;
   }
-  if (!opts.schema || !isSchemaName(opts.schema)) {
-    io.stderr(`unknown schema ${JSON.stringify(opts.schema ?? '')}; known schemas (see --list): ${SCHEMA_NAMES.join(', ')}\n`);
+  if (!opts.schema) {
+    io.stderr('no --schema given: name the schema to validate against, e.g. --schema WorkflowResponseDto (--list prints them all)\n');
+    return EXIT_USAGE;
+  }
+  if (!isSchemaName(opts.schema)) {
+    io.stderr(`--schema ${JSON.stringify(opts.schema)}: unknown schema; known schemas (see --list): ${SCHEMA_NAMES.join(', ')}\n`);
     return EXIT_USAGE;
   }
   if (!opts.file) {

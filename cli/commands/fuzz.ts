@@ -51,7 +51,9 @@ export function registerFuzz(program: Command, env: Record<string, string | unde
         },
       });
       const print = printLine;
-      const options = { seed: flags.seed, budget: flags.budget, operations: flags.operation, ...(flags.time !== undefined ? { timeS: flags.time } : {}) };
+      // the process's start: --time is a budget for the whole command, as the user times it
+      const commandStartedMs = Date.now() - process.uptime() * 1000;
+      const options = { seed: flags.seed, budget: flags.budget, operations: flags.operation, ...(flags.time !== undefined ? { timeS: flags.time, commandStartedMs } : {}) };
       // Loaded here, not at start: the generators build fast-check arbitraries, which every other command would pay for.
       const { fuzzCommand } = await import('../../fuzz/fuzz-command.ts');
       setExit((await fuzzCommand(settings, options, print)).exitCode);

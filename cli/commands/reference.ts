@@ -57,6 +57,8 @@ export function registerReference(program: Command, env: Record<string, string |
         rateLimitWindowSeconds: opts.windowSeconds,
         idempotentProcessingDelayMs: opts.processingDelayMs,
         apiKeys: Object.fromEntries(Object.entries(given).map(([env, key]) => [env, key.value])),
+      }).catch((error: unknown) => {
+        throw listenError(error, opts) ?? error;
       });
       // Listening before the announcement: a supervisor may signal as soon as it reads the line.
       const stopped = new Promise<void>((resolve) => {
@@ -67,6 +69,16 @@ export function registerReference(program: Command, env: Record<string, string |
       await stopped;
       await reference.close();
     });
+}
+
+/** Why the reference could not listen, naming the flag to change; undefined for any other failure. */
+export function listenError(error: unknown, opts: { port: number; host: string }): UsageError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${opts.host}:${opts.port}`;
+  if (code === 'EADDRINUSE') return new UsageError(`--port ${opts.port}: ${where} is already in use by another process; give another --port, or --port 0 for a free one`);
+  if (code === 'EACCES') return new UsageError(`--port ${opts.port}: not permitted to listen on ${where} (ports below 1024 need privileges); give a --port of 1024 or more, or 0 for a free one`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`--host ${opts.host}: no such address on this machine to listen on; give one of its addresses, e.g. 127.0.0.1`);
+  return undefined;
 }
 
 type GivenKeys = Partial<Record<keyof ApiKeys, { value: string; source: string }>>;

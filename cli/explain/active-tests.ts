@@ -5,6 +5,8 @@ export interface ActiveTest extends SourceLine {
   rules: string[];
   /** The test's source, from its call to the next call in the file (for the schemas it asserts). */
   body: string;
+  /** For a title built in a loop (`for (const form of FORMS)`): the list it runs once per entry of. */
+  repeatedOver?: string;
 }
 
 // conformance('RULE', 'title', …) or conformance(['A', 'B'], `title ${x}`, …), possibly across lines
@@ -15,12 +17,26 @@ export function activeTests(): ActiveTest[] {
     .filter((f) => f.path.endsWith('.test.ts'))
     .flatMap((file) => {
       const calls = [...file.text.matchAll(CALL)];
-      return calls.map((call, i) => ({
-        file: file.path,
-        line: lineAt(file.text, call.index),
-        text: call[2]!.slice(1, -1),
-        rules: [...call[1]!.matchAll(/'([A-Z]+-\d+)'/g)].map((m) => m[1]!),
-        body: file.text.slice(call.index, calls[i + 1]?.index ?? file.text.length),
-      }));
+      return calls.map((call, i) => {
+        const text = call[2]!.slice(1, -1);
+        const over = loopOf(text, file.text.slice(0, call.index));
+        return {
+          file: file.path,
+          line: lineAt(file.text, call.index),
+          text,
+          rules: [...call[1]!.matchAll(/'([A-Z]+-\d+)'/g)].map((m) => m[1]!),
+          body: file.text.slice(call.index, calls[i + 1]?.index ?? file.text.length),
+          ...(over ? { repeatedOver: over } : {}),
+        };
+      });
     });
+}
+
+const LOOP = /\bfor \(const (\w+) of ([\w.]+(?:\(\))?)\)/g;
+
+/** The list a templated title's variable comes from: the nearest `for (const v of LIST)` above the call naming `v`. */
+function loopOf(title: string, before: string): string | undefined {
+  const used = new Set([...title.matchAll(/\$\{\s*(\w+)/g)].map((m) => m[1]!));
+  if (used.size === 0) return undefined;
+  return [...before.matchAll(LOOP)].reverse().find((m) => used.has(m[1]!))?.[2];
 }

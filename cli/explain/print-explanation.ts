@@ -14,11 +14,18 @@ export function printExplanation(e: RuleExplanation): string {
     `${rule.id} — ${rule.level} — ${AREAS[rule.area]} (spec: ${rule.section})`,
     `  ${rule.text}`,
     '',
-    ...section('Tests', e.activeTests.map((t) => `${at(t)}  ${t.text}`)),
+    ...section('Tests', e.activeTests.map((t) => `${at(t)}  ${testTitle(t.text, t.repeatedOver)}`)),
     ...section('Passive checks', e.passiveChecks.map((t) => `${at(t)}  ${t.text}`)),
     ...section('Load scenarios', e.loadScenarios.map((t) => `${at(t)}  ${t.text}`)),
     ...section('Schemas', e.schemas.map((s) => `${s.schema}  ${s.where}`)),
     ...section('Reference code', e.referenceCode.map((l) => `${at(l)}  ${code(l.text)}`)),
     ...section('Faults that break it', e.faults.map((f) => `${f.name}  ${f.description}`)),
   ].join('\n');
+}
+
+/** A title written as a template names what varies (‹form.label›) and the list it runs once per entry of. */
+function testTitle(text: string, repeatedOver: string | undefined): string {
+  const shown = text.replace(/\$\{\s*([^}]*?)\s*\}/g, '‹$1›');
+  if (shown === text) return text;
+  return `${shown} (${repeatedOver ? `one test per entry of ${repeatedOver}` : 'one test per case'})`;
 }

@@ -19,7 +19,7 @@ export interface SchemaUse {
 export interface RuleExplanation {
   rule: Requirement;
   /** conformance() tests of suites/ that name the rule. */
-  activeTests: SourceLine[];
+  activeTests: (SourceLine & { repeatedOver?: string })[];
   /** Checks run over every exchange of every test. */
   passiveChecks: SourceLine[];
   /** Load scenarios that produce evidence for the rule. */
@@ -43,7 +43,7 @@ export function explainRule(id: RuleId): RuleExplanation {
   const faults = Object.entries(FAULTS).filter(([, f]) => (f.rules as readonly string[]).includes(id));
   return {
     rule: requirement(id),
-    activeTests: tests.map(({ file, line, text }) => ({ file, line, text })),
+    activeTests: tests.map(({ file, line, text, repeatedOver }) => ({ file, line, text, ...(repeatedOver ? { repeatedOver } : {}) })),
     passiveChecks: passiveChecks(id),
     loadScenarios: loadScenarios(id),
     schemas: [...routeMapSchemas(id), ...assertedSchemas(tests)],

@@ -10,7 +10,7 @@ import AllureVitestReporter from 'allure-vitest/reporter';
 import type { RunnerTask } from 'vitest';
 import type { TestModule, Vitest } from 'vitest/node';
 import type { Redactor } from '../../report/redactor.ts';
-import { metadataMessage } from '../../report/allure-labels.ts';
+import { metadataMessage, warningWriter } from '../../report/allure-labels.ts';
 import '../conformance/meta.ts';
 
 /** A run starts from an empty results dir, so the Allure report shows that run only. */
@@ -39,7 +39,7 @@ export class ConformanceAllureReporter extends AllureVitestReporter {
   override onInit(vitest: Vitest): void {
     super.onInit(vitest);
     const runtime = (this as unknown as { allureReporterRuntime: { writer: Writer } }).allureReporterRuntime;
-    runtime.writer = redactingWriter(this.files, () => this.redactor);
+    runtime.writer = redactingWriter(warningWriter(this.files), () => this.redactor);
   }
 
   /** Resolves once every result file of the run is on disk (they are written in the background). */

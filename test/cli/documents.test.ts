@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { ENV_VARS } from '../../config/env-vars.ts';
 import { REPO_ROOT } from '../../report/suite-info.ts';
 
 const markdown = (dir: string): string[] =>
@@ -38,6 +39,14 @@ describe('the project\'s documents', () => {
   test('the packed package holds the rules, the docs and the CI recipes', () => {
     const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as [{ files: { path: string }[] }];
     const files = pack.files.map((f) => f.path);
-    for (const path of ['README.md', 'docs/RULES.md', 'docs/releasing.md', 'docs/images/conformance-html.png', 'examples/ci/staging.expectations.yaml', 'examples/ci/gitlab-ci.yml']) expect(files).toContain(path);
+    for (const path of ['README.md', 'docs/RULES.md', 'docs/releasing.md', 'docs/images/conformance-html.png', 'schemas/openapi/openapi.json', 'examples/ci/staging.expectations.yaml', 'examples/ci/gitlab-ci.yml']) expect(files).toContain(path);
+  });
+
+  test('running.md\'s "Against your implementation" sets every address and key of a target', () => {
+    const section = readFileSync(join(REPO_ROOT, 'docs/running.md'), 'utf8').split('## Against your implementation')[1]!.split('\n## ')[0]!;
+    const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+    const needed = Object.entries(ENV_VARS).filter(([, path]) => /^target\.(baseUrl|regionalBaseUrl|\w*apiKey)$/i.test(path)).map(([name]) => name);
+    expect(needed).toContain('CONFORMANCE_REGIONAL_TARGET');
+    expect(needed.filter((name) => !block.includes(`export ${name}=`))).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { activeTests } from '../../cli/explain/active-tests.ts';
 import { closestRuleIds, editDistance } from '../../cli/explain/closest-ids.ts';
 import { explainRule } from '../../cli/explain/rule-explanation.ts';
+import { printExplanation } from '../../cli/explain/print-explanation.ts';
 import { sourceFiles } from '../../cli/explain/source-files.ts';
 import { PASSIVE_CHECKS } from '../../harness/checks/passive-checks.ts';
 import { SCHEMA_CHECKED_RULES } from '../../harness/checks/schema-checks.ts';
@@ -82,5 +83,13 @@ describe('conformance explain', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toBe('');
     expect(unknown.stderr).toMatch(/unknown rule "TRIG-2"; closest known: TRIG-02, /);
+  });
+
+  test('a title written as a template shows what varies and the list it runs once per entry of, never ${…} as written', () => {
+    const tests = (id: string) => printExplanation(explainRule(id as never)).split('\nPassive checks')[0]!;
+    const text = tests('TRIG-05');
+    expect(text).not.toContain('${');
+    expect(text).toContain('rejects a bridgeUrl with ‹form.label› and triggers nothing (one test per entry of UNSAFE_BRIDGE_URLS)');
+    for (const t of activeTests().filter((a) => a.text.includes('${'))) expect(tests(t.rules[0]!)).not.toContain('${');
   });
 });

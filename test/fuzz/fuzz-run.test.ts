@@ -112,3 +112,11 @@ describe('the clean reference', () => {
     expect(result.operations.every((o) => !o.skipped && o.valid && o.valid.requests > 0)).toBe(true);
   });
 });
+
+describe('--time is a budget for the whole command', () => {
+  it('a budget already spent by the start-up generates nothing more (the deadline counts from the command\'s start)', async () => {
+    const result = await fuzz([], { operations: ['create-workflow', 'trigger-event'], timeS: 1, deadlineMs: Date.now() - 1 });
+    const generated = result.operations.flatMap((o) => [o.valid, o.invalid, o.sdk]).map((m) => m?.cases ?? 0);
+    expect(generated).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+});

@@ -1,5 +1,6 @@
 // `conformance reference` with known keys (flags or REFERENCE_* variables), random ones otherwise; bad keys exit 2.
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -86,4 +87,19 @@ describe('conformance reference announcement', () => {
     }
     expect((await reference.done).code).toBe(0);
   }, 120_000);
+});
+
+describe('conformance reference on a port that cannot be had', () => {
+  it('says the port is in use and which flag to change, with exit 2 and no "internal error"', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      const { code, stderr } = await runCli(['reference', '--port', String(port)]);
+      expect(code).toBe(2);
+      expect(stderr).toBe(`conformance: --port ${port}: 127.0.0.1:${port} is already in use by another process; give another --port, or --port 0 for a free one\n`);
+    } finally {
+      busy.close();
+    }
+  });
 });

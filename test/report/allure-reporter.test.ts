@@ -1,7 +1,11 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Writer } from 'allure-js-commons/sdk/reporter';
 import { Redactor } from '../../report/redactor.ts';
-import { metadataMessage } from '../../report/allure-labels.ts';
+import { metadataMessage, warningWriter, WARNING_PREFIX } from '../../report/allure-labels.ts';
+import { writeLoadAllureResults } from '../../report/allure-load-results.ts';
 import { redactingWriter } from '../../harness/runner/allure-reporter.ts';
 import { stripAnalytics } from '../../report/allure-report.ts';
 
@@ -17,6 +21,28 @@ describe('Allure labels', () => {
     const message = metadataMessage(['AUTH-03'], 'SHOULD', 'no restricted key') as { data: { labels: { name: string; value: string }[]; description: string } };
     expect(message.data.labels).toContainEqual({ name: 'level', value: 'SHOULD' });
     expect(message.data.description).toContain('Not run: no restricted key');
+  });
+});
+
+describe('SHOULD failures in Allure', () => {
+  const labels = (level: string) => [{ name: 'rule', value: 'X-01' }, { name: 'level', value: level }];
+
+  it('are written as broken (a warning), never as failed; MUST failures and passes stay as they are', () => {
+    const written: { status?: string; statusDetails?: { message?: string } }[] = [];
+    const writer = warningWriter({ writeResult: (r: never) => void written.push(r) } as unknown as Writer);
+    writer.writeResult({ status: 'failed', labels: labels('SHOULD'), statusDetails: { message: 'no Retry-After' } } as never);
+    writer.writeResult({ status: 'failed', labels: labels('MUST'), statusDetails: { message: 'wrong status' } } as never);
+    writer.writeResult({ status: 'passed', labels: labels('SHOULD'), statusDetails: {} } as never);
+    expect(written.map((r) => r.status)).toEqual(['broken', 'failed', 'passed']);
+    expect(written[0]!.statusDetails!.message).toBe(`${WARNING_PREFIX}no Retry-After`);
+  });
+
+  it('of the load harness are written as broken too', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'allure-load-'));
+    const test = (name: string, level?: 'SHOULD') => ({ name, status: 'failed' as const, durationMs: 1, message: 'm', ...(level ? { level } : {}) });
+    writeLoadAllureResults(dir, [{ rule: 'RL-05', test: test('load a [RL-05]', 'SHOULD') }, { rule: 'RL-05', test: test('load b [RL-05]') }], new Date());
+    const results = readdirSync(join(dir, 'allure-results')).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(dir, 'allure-results', f), 'utf8')) as { name: string; status: string });
+    expect(Object.fromEntries(results.map((r) => [r.name, r.status]))).toEqual({ 'load a [RL-05]': 'broken', 'load b [RL-05]': 'failed' });
   });
 });
 

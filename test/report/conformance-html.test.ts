@@ -76,6 +76,17 @@ describe('conformanceHtml', () => {
       expect(conformanceHtml(sampleReport(), odd)).not.toContain('<section id="load">');
     }
   });
+
+  it('shows each route\'s latency percentiles from load.json, and says so when none were recorded', () => {
+    const doc = structuredClone(loadJson) as unknown as { timelines: { routes: Record<string, Record<string, unknown>> }[] };
+    doc.timelines[0]!.routes.trigger!.latencyMs = { count: 800, mean: 4, p50: 3.25, p90: 8.5, p99: 41.75, max: 212 };
+    doc.timelines[0]!.routes['<b>odd</b>'] = { latencyMs: { count: 2, p50: 'x', p90: 1, p99: 1, max: 1 } };
+    const section = conformanceHtml(sampleReport(), doc).split('<section id="load">')[1]!;
+    expect(section).toContain('<caption>Latency per route, from the planned send time (ms)</caption>');
+    expect(section).toContain('<tr><td>trigger</td><td>800</td><td>3.3</td><td>8.5</td><td>41.8</td><td>212</td></tr>');
+    expect(section).not.toContain('odd');
+    expect(conformanceHtml(sampleReport(), loadJson)).toContain('Latency was not recorded by this load run.');
+  });
 });
 
 describe('loadCharts', () => {

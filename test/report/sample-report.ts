@@ -43,9 +43,14 @@ export function sampleReport(records = sampleRecords(), errors: string[] = []): 
     leaks: [],
     errors,
   });
+  // from an unreleased suite, whatever the checkout the tests run in is (at a release commit it is a release)
+  report.suite = { ...report.suite, commit: null, dirty: false, releaseTag: null, digest: UNRELEASED_DIGEST, release: null };
   report.certification = assessCertification(report, DEFAULT_SETTINGS.run);
   return report;
 }
+
+/** The digest of the unreleased suite of sampleReport(). */
+export const UNRELEASED_DIGEST = `sha256:${'d'.repeat(64)}`;
 
 /** The digest of a released suite's files in the reports below: pass it as --suite-digest (the published digest). */
 export const RELEASED_DIGEST = `sha256:${'c'.repeat(64)}`;

@@ -70,4 +70,11 @@ describe('validateCommand', () => {
     expect(bad.err).toContain('cannot read JSON from stdin');
     expect((await run({ schema: 'ErrorDto' })).code).toBe(2);
   });
+
+  it('without --schema says that --schema is missing, not that "" is an unknown schema', async () => {
+    const r = await run({ file: '-' }, '{}');
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('no --schema given: name the schema to validate against, e.g. --schema WorkflowResponseDto (--list prints them all)\n');
+    expect((await run({ schema: 'Nope', file: '-' }, '{}')).err).toMatch(/^--schema "Nope": unknown schema; known schemas \(see --list\): CreateWorkflowDto, /);
+  });
 });
