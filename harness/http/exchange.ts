@@ -14,6 +14,8 @@ export interface Exchange {
   errorKind?: import('./transport.ts').FailureKind;
   /** The recorded response body was cut short (passive schema checks skip it). */
   truncated?: boolean;
+  /** Set when the answer came from a proxy in front of the target (harness/http/intermediary.ts): no check judges it. */
+  fromTheRoad?: string;
   /** True when the request carried credentials the target should accept (for passive checks). */
   authenticated: boolean;
 }
