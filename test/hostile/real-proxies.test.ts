@@ -21,7 +21,8 @@ describe.concurrent('a correct target behind a real proxy', { timeout: 180_000 }
         if (verdicts[id]!.verdict !== 'pass') expect(said(id)).toMatch(ROAD);
         expect(['pass', 'not-verified'], said(id)).toContain(verdicts[id]!.verdict);
       }
-      expect(run.code, run.stdout).toBe(0);
+      // a subset of the rules is INCOMPLETE (exit 3) at best; never NON-CONFORMANT (exit 1)
+      expect([0, 3], run.stdout).toContain(run.code);
     });
   }
 });
