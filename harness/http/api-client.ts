@@ -6,6 +6,7 @@ import { Skip } from '../conformance/skip.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import type { Exchange } from './exchange.ts';
 import { truncate } from './exchange.ts';
+import { Cancelled, cancelledBecause } from './cancellation.ts';
 import { probesRoadLimits, roadAnswer } from './intermediary.ts';
 import { awaitReserve, noteBucket } from './pacing.ts';
 import { send, TRANSPORT_FAULTS } from './transport.ts';
@@ -127,6 +128,8 @@ export class ApiClient {
   }
 
   private async once<T>(method: string, path: string, options: RequestOptions): Promise<ApiResponse<T>> {
+    const cancelled = cancelledBecause();
+    if (cancelled) throw new Cancelled(cancelled);
     // --read-only: a test that would change the target ends as not verified before anything is sent.
     if (this.target.readOnly && !['GET', 'HEAD', 'OPTIONS'].includes(method)) throw new Skip('not-verified', `--read-only: this check would send ${method} ${path}`);
     const base = options.regional ? this.target.regionalBaseUrl : this.target.baseUrl;
