@@ -7,7 +7,7 @@
 //                   their reports in reports/, as a new user's checkout has them.
 //   --hogs K: K busy loops beside each run (two on a 2-core machine give a load average of about 8–12 with npm test).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +54,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const print = (line: string) => process.stdout.write(`${line}\n`);
 /** The lines of a failed run that name what failed (vitest's FAIL lines, the CLI's verdict lines). */
-const failureLines = (output: string) => output.split('\n').filter((l) => /^\s*(FAIL|×|✗)|NON-CONFORMANT|INCOMPLETE|ERR!|Error:/.test(l)).slice(0, 12);
+const failureLines = (output: string) => output.split('\n').filter((l) => /^(\[[\w:-]+\]\s*)?\s*(FAIL|×|✗)\s|NON-CONFORMANT|INCOMPLETE|ERR!/.test(l)).slice(0, 20);
 
 print(`npm test, ${runs} run(s)${freshClone ? ', each from a fresh clone' : ' in this checkout'}${afterReadme ? ', after the README\'s commands' : ''}${hogs > 0 ? `, with ${hogs} CPU hog(s) beside it` : ''} (Node ${process.versions.node}, ${availableParallelism()} cores)`);
 const times: number[] = [];
@@ -78,6 +78,12 @@ for (let i = 1; i <= runs; i++) {
   times.push(t.ms);
   if (t.code === 0) passed += 1;
   print(`  run ${i}: ${t.code === 0 ? 'pass' : `FAIL (exit ${t.code})`} in ${s(t.ms)}   load avg ≤ ${t.load.toFixed(1)}`);
-  if (t.code !== 0) for (const line of failureLines(t.output)) print(`      ${line.trim().slice(0, 240)}`);
+  if (t.code !== 0) {
+    // the whole output of a failed run is kept, for what the lines below leave out
+    const log = join(mkdtempSync(join(tmpdir(), 'bench-npm-test-')), 'output.log');
+    writeFileSync(log, t.output);
+    for (const line of failureLines(t.output)) print(`      ${line.trim().slice(0, 240)}`);
+    print(`      whole output: ${log}`);
+  }
 }
 print(`pass rate ${passed}/${runs}; median ${s(median(times))}, fastest ${s(Math.min(...times))}, slowest ${s(Math.max(...times))}`);
