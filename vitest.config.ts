@@ -9,6 +9,8 @@ const LONG_FIRST = [
   'test/load/deployed-limits.test.ts',
   'test/safety/interrupt.test.ts',
   'test/hostile/hostile-targets.test.ts',
+  'test/hostile/real-proxies.test.ts',
+  'test/hostile/slow-target.test.ts',
   'test/safety/no-drain.test.ts',
   'test/runner/rule-selection.test.ts',
   'test/reference/reference-command.test.ts',

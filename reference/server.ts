@@ -297,8 +297,22 @@ function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** How long the rest of an oversized chunked body is discarded before its 413 is sent anyway. */
+/** How long the rest of an oversized body is discarded before its 413 is sent anyway. */
 const CHUNKED_DRAIN_MS = 2_000;
+
+/**
+ * Discards a refused body, then rejects: a 413 sent (on a connection then closed) while the client or a proxy in front
+ * still writes the body reaches it as a reset, and nginx turns that into a 502 of its own. A body that never ends gets
+ * its answer after 2 s all the same.
+ */
+function drainThen(req: IncomingMessage, error: HttpError): Promise<never> {
+  return new Promise((_, reject) => {
+    req.once('end', () => reject(error));
+    req.once('error', () => reject(error));
+    setTimeout(() => reject(error), CHUNKED_DRAIN_MS).unref();
+    req.resume();
+  });
+}
 
 /** Reads at most `limit` bytes; 413 beyond (without buffering the rest), 415 for non-JSON, 400 for bad JSON. */
 function readJsonBody(req: IncomingMessage, limit: number, app: App): Promise<unknown> {
@@ -308,15 +322,8 @@ function readJsonBody(req: IncomingMessage, limit: number, app: App): Promise<un
   const declared = lenHeader === undefined ? -1 : Number(lenHeader);
   if (declared === 0) return Promise.resolve(undefined);
   const tooLarge = () => new HttpError(413, `Request body exceeds the limit of ${limit} bytes`);
-  if (declared > limit) {
-    req.resume();
-    return Promise.reject(tooLarge());
-  }
   // why: fault `body-at-limit-refused` takes a declared length of exactly the limit for one over it
-  if (declared === limit && app.has('body-at-limit-refused')) {
-    req.resume();
-    return Promise.reject(tooLarge());
-  }
+  if (declared > limit || (declared === limit && app.has('body-at-limit-refused'))) return drainThen(req, tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -6,6 +6,8 @@ import { Skip } from '../conformance/skip.ts';
 import type { TargetProfile } from '../target-profile.ts';
 import type { Exchange } from './exchange.ts';
 import { truncate } from './exchange.ts';
+import { Cancelled, cancelledBecause } from './cancellation.ts';
+import { probesRoadLimits, roadAnswer } from './intermediary.ts';
 import { awaitReserve, noteBucket } from './pacing.ts';
 import { send, TRANSPORT_FAULTS } from './transport.ts';
 
@@ -126,6 +128,8 @@ export class ApiClient {
   }
 
   private async once<T>(method: string, path: string, options: RequestOptions): Promise<ApiResponse<T>> {
+    const cancelled = cancelledBecause();
+    if (cancelled) throw new Cancelled(cancelled);
     // --read-only: a test that would change the target ends as not verified before anything is sent.
     if (this.target.readOnly && !['GET', 'HEAD', 'OPTIONS'].includes(method)) throw new Skip('not-verified', `--read-only: this check would send ${method} ${path}`);
     const base = options.regional ? this.target.regionalBaseUrl : this.target.baseUrl;
@@ -184,7 +188,11 @@ export class ApiClient {
     exchange.responseHeaders = Object.fromEntries(Object.entries(responseHeaders).map(([k, v]) => [k, this.redactor.text(v)]));
     exchange.responseBody = truncate(this.redactor.body(text), RECORDED_BODY_CHARS);
     if (text.length > RECORDED_BODY_CHARS) exchange.truncated = true;
+    const road = probesRoadLimits(exchange.url, body === undefined ? 0 : Buffer.byteLength(body)) ? roadAnswer(result.response) : undefined;
+    if (road) exchange.fromTheRoad = this.redactor.text(road);
     this.record(exchange);
+    // the target was not reached: what the test would judge is a proxy's answer, so the test says so and judges nothing
+    if (exchange.fromTheRoad) throw new Skip('not-verified', `${method} ${url.pathname}: ${exchange.fromTheRoad}`);
 
     const json = parseJson(text);
     return { status, headers: responseHeaders, text, json, data: unwrap(json) as T, exchange };

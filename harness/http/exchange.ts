@@ -14,6 +14,8 @@ export interface Exchange {
   errorKind?: import('./transport.ts').FailureKind;
   /** The recorded response body was cut short (passive schema checks skip it). */
   truncated?: boolean;
+  /** Set when the answer came from a proxy in front of the target (harness/http/intermediary.ts): no check judges it. */
+  fromTheRoad?: string;
   /** True when the request carried credentials the target should accept (for passive checks). */
   authenticated: boolean;
 }
@@ -40,6 +42,9 @@ export function toCurl(exchange: Exchange): string {
 export function describeExchange(exchange: Exchange): string {
   const head = `${exchange.method} ${exchange.url}`;
   if (exchange.error) return `${head} → ${exchange.error}`;
-  const body = exchange.responseBody ? `\n  body: ${truncate(exchange.responseBody, 600)}` : '';
+  // why: the body's own line breaks stay indented and blank lines go, so a page ending in a blank line cannot end the
+  // exchange's block early (reports split messages on blank lines; the reproducer would stand alone as a finding)
+  const shown = exchange.responseBody ? truncate(exchange.responseBody, 600).replace(/\s+$/, '').replace(/\r?\n(?:[ \t]*\r?\n)*/g, '\n    ') : '';
+  const body = shown ? `\n  body: ${shown}` : '';
   return `${head} → ${exchange.status}${body}\n  reproduce: ${toCurl(exchange)}`;
 }

@@ -20,7 +20,7 @@ import { finalSweep } from './final-sweep.ts';
 import { preflight } from './preflight.ts';
 import { probeReportDir } from '../../report/report-dir.ts';
 import { ConfigError } from '../../config/config-error.ts';
-import { interruptedSummary, interruptionError, leftoversOf, markNotReached } from './interrupted-run.ts';
+import { interruptedSummary, interruptionError, leftoversOf, markCutOff, markNotReached } from './interrupted-run.ts';
 import type { Interruption } from './interruption.ts';
 import { toProfile } from './profile.ts';
 import { SuiteSession, type SuiteRun } from './run-suites.ts';
@@ -111,6 +111,11 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
     const verdictsPerRun = runs.map((run) => computeVerdicts(run.records, settings.features, profile.skips, profile.rules));
     if (couldNotRun) verdictsPerRun[0] = verdictsPerRun[0]!.map((r) => (r.verdict === 'not-verified' ? { ...r, reason: 'the run could not run (summary.error)' } : r));
     if (interrupted) verdictsPerRun.push(markNotReached(verdictsPerRun.pop()!, interruption!.cause));
+    const bound = runs.find((run) => run.reachedBound)?.reachedBound;
+    if (bound) {
+      io.log(`Stopped: ${bound}; the rules it cut off are not verified. Raise the bound to judge them.`);
+      runs.forEach((run, i) => run.reachedBound && (verdictsPerRun[i] = markCutOff(verdictsPerRun[i]!, `${bound} before any test of this rule finished`)));
+    }
     // A run cut short differs from the others by being cut short: only complete runs are compared.
     const complete = interrupted ? verdictsPerRun.slice(0, -1) : verdictsPerRun;
     const unstable = (complete[0] ?? [])

@@ -7,7 +7,12 @@ const NO_TEST = 'no test exercised this rule';
 
 /** A rule no test reached before the stop is not-verified because of it, not because the suite has no test for it. */
 export function markNotReached(verdicts: RuleVerdict[], cause: string): RuleVerdict[] {
-  return verdicts.map((v) => (v.verdict === 'not-verified' && v.reason === NO_TEST ? { ...v, reason: `interrupted (${cause}) before any test of this rule ran` } : v));
+  return markCutOff(verdicts, `interrupted (${cause}) before any test of this rule ran`);
+}
+
+/** The rules no test reached (or finished) before the stop read why: `reason`. */
+export function markCutOff(verdicts: RuleVerdict[], reason: string): RuleVerdict[] {
+  return verdicts.map((v) => (v.verdict === 'not-verified' && v.reason === NO_TEST ? { ...v, reason } : v));
 }
 
 /** The run error that keeps an interrupted run from reading as complete. */

@@ -38,6 +38,8 @@ export interface SuiteRun {
   bucketsFullAt?: number;
   /** Why the run stopped early (deadline or interruption); tests that had not started say the same. */
   stopped?: string;
+  /** Set when the run reached its time bound (timeouts.runMs): it says so, naming the bound. */
+  reachedBound?: string;
   /** Tests still running when the run was abandoned after the grace period: what they created may remain. */
   abandoned?: string[];
 }
@@ -190,7 +192,8 @@ export class SuiteSession {
     const end = Math.max(functionalEnd, performance.now());
     const ms = (from: number, to: number) => Math.round(to - from);
     const phases = { startupMs: ms(started, firstTest), functionalMs: ms(beforeEnd, functionalEnd), rateLimitMs: ms(firstTest, beforeEnd) + ms(functionalEnd, end) };
-    if (expired) collector.errors.push(`the run was stopped after ${options.deadlineMs} ms (timeouts.runMs); tests that had not finished have no verdict`);
+    // why: a run cut short by its own time bound judged what it reached; the rest is not verified, never a failure
+    const reachedBound = expired ? `the run reached its time bound, timeouts.runMs = ${options.deadlineMs} ms (CONFORMANCE_RUN_TIMEOUT_MS), and was stopped` : undefined;
     // Records and errors go to the part whose file they name; an error that names no file goes to every part.
     const partOfRelative = new Map([...partOf].map(([file, index]) => [relative(REPO_ROOT, file), index]));
     const namedPart = (error: string) => [...partOfRelative].find(([file]) => error.includes(file))?.[1];
@@ -200,6 +203,7 @@ export class SuiteSession {
       phases,
       ...(collector.bucketsFullAt ? { bucketsFullAt: collector.bucketsFullAt } : {}),
       ...(stop.reason !== undefined ? { stopped: stop.reason } : {}),
+      ...(reachedBound ? { reachedBound } : {}),
       ...(stop.abandonedRun ? { abandoned: collector.running } : {}),
     }));
   }

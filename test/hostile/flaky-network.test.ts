@@ -30,7 +30,7 @@ describe.concurrent('a flaky network in front of the target', { timeout: 180_000
     expect(run.code, run.stdout).toBe(1);
     const trig02 = run.report.requirements.find((r) => r.id === 'TRIG-02')!;
     expect(trig02.verdict).toBe('fail');
-    expect(trig02.tests.map((t) => t.message ?? '').join('\n')).toMatch(/the target resets the connection on POST \/v1\/events\/trigger every time it is sent \(3 tries/);
+    expect(trig02.tests.map((t) => t.message ?? '').join('\n')).toMatch(/the target resets the connection on POST \/v1\/events\/trigger every time it is sent \(\d+ tries/);
     expect(run.leftOnTarget).toEqual([]);
   });
 });

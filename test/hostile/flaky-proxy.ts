@@ -10,6 +10,8 @@ export interface FlakyProxyOptions {
   resetRate: number;
   /** Each piece carried waits a random 0–jitterMs (order kept). */
   jitterMs: number;
+  /** Each piece of an answer waits this long more: a slow target or a long way to it. */
+  latencyMs?: number;
   /** Seeds the choices, so that a run can be repeated. */
   seed: number;
   /** Resets every request whose request line matches (e.g. /^DELETE \/v2\/topics\//): the same fault on every try. */
@@ -69,7 +71,7 @@ export async function startFlakyProxy(options: FlakyProxyOptions): Promise<Flaky
         resetOnAnswer = false;
         return reset();
       }
-      const wait = random() * options.jitterMs;
+      const wait = random() * options.jitterMs + (options.latencyMs ?? 0);
       toClient = toClient.then(() => delay(wait)).then(() => void (client.destroyed || client.write(chunk)));
     });
     // An orderly close waits for what is still queued, so a delayed answer is not cut off by the proxy itself.

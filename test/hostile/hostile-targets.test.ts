@@ -23,9 +23,9 @@ async function hostile(kind: Hostility, { onTestFinished }: TestContext): Promis
   return server.url;
 }
 
-async function runAgainst(url: string, rules?: string, runBoundMs = 120_000) {
+async function runAgainst(url: string, rules?: string, runBoundMs = 120_000, requestBoundMs = REQUEST_BOUND_MS) {
   const dir = mkdtempSync(join(tmpdir(), 'cft-hostile-'));
-  const bounds = { CONFORMANCE_REQUEST_TIMEOUT_MS: String(REQUEST_BOUND_MS), CONFORMANCE_RUN_TIMEOUT_MS: String(runBoundMs) };
+  const bounds = { CONFORMANCE_REQUEST_TIMEOUT_MS: String(requestBoundMs), CONFORMANCE_RUN_TIMEOUT_MS: String(runBoundMs) };
   const result = await runCli(['run', '--target', url, '--api-key', 'hostile-test-key', '--report-dir', dir, ...(rules ? ['--rules', rules] : [])], bounds, undefined, { timed: runBoundMs === RUN_BOUND_MS });
   const reportFile = join(dir, 'conformance.json');
   const report = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : undefined;
@@ -71,7 +71,8 @@ describe.concurrent('a target that answers, but wrongly, fails the run with exit
   ])('%s', async ([, kind, message], context) => {
     const { expect } = context;
     // why: AUTH-01's own tests suffice; a rule checked on every exchange would send every suite's traffic to garbage
-    const result = await runAgainst(await hostile(kind, context), 'AUTH-01');
+    // why: reading the first 4 MB of the body takes seconds on a busy machine; the size bound is under test, not the time one
+    const result = await runAgainst(await hostile(kind, context), 'AUTH-01', undefined, 30_000);
     expect(result.code, result.stdout + result.stderr).toBe(1);
     const messages = result.report.requirements.flatMap((r: { tests: { message?: string }[] }) => r.tests.map((t) => t.message ?? ''));
     expect(messages.join('\n')).toMatch(message);
@@ -82,15 +83,19 @@ describe.concurrent('a target that answers, but wrongly, fails the run with exit
   it('a target that stops answering after the pre-flight is bounded by timeouts.runMs', async (context) => {
     const { expect } = context;
     const result = await runAgainst(await hostile('hang-after-preflight', context), undefined, RUN_BOUND_MS);
-    expect(result.code, result.stdout + result.stderr).toBe(1);
-    // Liveness, not speed: the run ends near its configured bound instead of hanging (generous slack for CI).
-    expect(result.elapsedMs).toBeLessThan(RUN_BOUND_MS + 45_000);
-    expect(result.report.summary.verdict).toBe('non-conformant');
-    expect(result.report.errors.join('\n')).toMatch(/the run was stopped after 15000 ms \(timeouts\.runMs\)/);
+    // Liveness, not speed: the run ends by itself (runCli kills a run only after 120 s, which leaves no exit code)
+    // with its reports, however busy the machine; a run cut short by its bound is incomplete, never non-conformant.
+    expect(result.code, result.stdout + result.stderr).toBe(3);
+    expect(result.report.summary.verdict).toBe('incomplete');
+    expect(result.report.errors).toEqual([]);
+    expect(result.stdout).toMatch(/^Stopped: the run reached its time bound, timeouts\.runMs = 15000 ms/m);
+    const reasons = result.report.summary.unverifiedMust.map((r: { reason: string }) => r.reason).join('\n');
+    expect(reasons, 'the rules cut off name the bound').toMatch(/timeouts\.runMs/);
+    expect(reasons).not.toMatch(/no test exercised this rule/);
     // each unanswered request is a transport fault the test met (and ran again for), named with its bound
     const faults = result.report.requirements.flatMap((r: { tests: { transport?: { faults: string[] } }[] }) => r.tests.flatMap((t) => t.transport?.faults ?? []));
     expect(faults.join('\n')).toMatch(NO_RESPONSE);
     expect(result.report.summary.transport.faultsMet).toBeGreaterThan(0);
     expectNoCrash(result, expect);
-  }, 90_000);
+  }, CLI_RUN_TIMEOUT_MS);
 });

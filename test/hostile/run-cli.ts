@@ -1,6 +1,8 @@
 // Runs the real CLI as a child process, as a user would, with only the environment the test gives it.
 import { spawn } from 'node:child_process';
-import { setPriority } from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import { setPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../../bin/conformance.js', import.meta.url));
@@ -9,6 +11,14 @@ const CLI = fileURLToPath(new URL('../../bin/conformance.js', import.meta.url));
 // one per run spares that CPU for the tests themselves (the harness: 174 s of CPU with two per run, 153 s so). The runs
 // whose subject is several workers (interrupt.test.ts) say so in their own env, which overrides this.
 const harnessDefaults: Record<string, string> = { CONFORMANCE_WORKERS: '1' };
+
+/**
+ * A run that names no report folder would read and write the repository's reports/, where a user's own
+ * `npx conformance run` leaves its report: each command a test runs gets a fresh folder of its own instead.
+ */
+function ownReportDir(args: string[]): Record<string, string> {
+  return args.includes('--report-dir') ? {} : { CONFORMANCE_REPORT_DIR: mkdtempSync(join(tmpdir(), 'cft-cli-reports-')) };
+}
 
 export interface CliResult {
   code: number | null;
@@ -20,7 +30,7 @@ export interface CliResult {
 /** `timed`: the run's own deadline is under test, so it keeps its normal CPU priority. */
 export function runCli(args: string[], env: Record<string, string> = {}, killAfterMs = 120_000, { timed = false } = {}): Promise<CliResult> {
   const started = Date.now();
-  const base = { ...harnessDefaults, ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST'))) };
+  const base = { ...harnessDefaults, ...ownReportDir(args), ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST'))) };
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     // why: a CLI run is batch work that takes a core for seconds; the servers and real-time load of the test
@@ -50,7 +60,7 @@ export interface LongRunningCli {
 
 /** Starts a command that runs until signalled, and waits until its stdout matches `until` (default: one whole line). */
 export function startCli(args: string[], env: Record<string, string> = {}, { until = /\n/, timeoutMs = 30_000 }: { until?: RegExp; timeoutMs?: number } = {}): Promise<LongRunningCli> {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('REFERENCE_') && !k.startsWith('VITEST')));
+  const base = { ...ownReportDir(args), ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('REFERENCE_') && !k.startsWith('VITEST'))) };
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -81,7 +91,7 @@ export interface LiveCli {
 /** The CLI as a running child process, for tests that talk to it while it runs (signals, a server it starts). */
 export function spawnCli(args: string[], env: Record<string, string> = {}, killAfterMs = 120_000): LiveCli {
   const started = Date.now();
-  const base = { ...harnessDefaults, ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST'))) };
+  const base = { ...harnessDefaults, ...ownReportDir(args), ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST'))) };
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
