@@ -2,7 +2,7 @@
 // whose key); the bundle's claims are printed as facts only when its signature verified and every check held,
 // otherwise under "the bundle claims, unverified:". Every line goes through escapeTerminal: a bundle's strings
 // cannot move the cursor, clear the screen or start a line of their own.
-import type { BundleVerification } from '../report/certify-bundle.ts';
+import type { BundleVerification } from '../certify/certify-bundle.ts';
 import { escapeTerminal } from '../report/markup.ts';
 
 export interface VerifierFacts {

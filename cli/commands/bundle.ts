@@ -19,10 +19,11 @@ export function registerBundle(program: Command, env: Record<string, string | un
     .option('--out <file>', 'where the bundle goes (default REPORT_DIR/conformance-bundle.tar.gz)');
   addSigningOptions(command).action(async (flags: BundleFlags) => {
     // Loaded here, not at start: the report writers bring tar and the Sigstore signer.
-    const [{ resolveSettings }, { SigningError }, { ARTIFACTS, writeBundleFromDir }] = await Promise.all([
+    const [{ resolveSettings }, { SigningError }, { ARTIFACTS }, { writeBundleFromDir }] = await Promise.all([
       import('../../config/resolve-settings.ts'),
-      import('../../report/sign-attestation.ts'),
+      import('../../certify/sign-attestation.ts'),
       import('../../report/write-reports.ts'),
+      import('../../certify/write-bundle.ts'),
     ]);
     const dir = resolveSettings({ env, flags: { 'run.reportDir': flags.reportDir } }).run.reportDir;
     const missing = [ARTIFACTS.conformanceJson, ARTIFACTS.junitXml, ARTIFACTS.configuration].filter((name) => !existsSync(join(dir, name)));

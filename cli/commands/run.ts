@@ -68,9 +68,9 @@ export function registerRun(program: Command, env: Record<string, string | undef
       // Loaded here, not at start: the runner brings vitest, and `--version` or `reference` need none of it.
       const [{ resolveSettings }, { writeBundleFromDir }, { runConformance }, { SigningError }] = await Promise.all([
         import('../../config/resolve-settings.ts'),
-        import('../../report/write-reports.ts'),
+        import('../../certify/write-bundle.ts'),
         import('../../harness/runner/conformance-run.ts'),
-        import('../../report/sign-attestation.ts'),
+        import('../../certify/sign-attestation.ts'),
       ]);
       const settings = resolveSettings({
         env,

@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.ts';
 import { DEFAULT_SETTINGS } from '../../config/settings.ts';
-import { ATTESTATION_FILE, buildStatement } from '../../report/attestation.ts';
-import { BUNDLE_FILES, bundleFiles, MANIFEST, sha256, writeArchive } from '../../report/bundle.ts';
+import { ATTESTATION_FILE, buildStatement } from '../../certify/attestation.ts';
+import { BUNDLE_FILES, bundleFiles, MANIFEST, sha256, writeArchive } from '../../certify/bundle.ts';
 import type { ConformanceReport } from '../../report/conformance-report.ts';
 import { junitXml } from '../../report/junit.ts';
 import { escapeMarkup, escapeTerminal, escapeTerminalLines } from '../../report/markup.ts';
-import { keyIdOf, readSigningKey, signStatement } from '../../report/sign-attestation.ts';
+import { keyIdOf, readSigningKey, signStatement } from '../../certify/sign-attestation.ts';
 import { vendorKey } from './vendor-key.ts';
 import { certifiableReport, RELEASED_DIGEST } from './sample-report.ts';
 

@@ -2,7 +2,7 @@
 // bundle's own consistency — and from those, whether the bundle certifies anything. Only a bundle whose signature
 // was checked against the verifier's key or identity, of a certification-grade run with a conformant verdict, does.
 import { BUNDLE_FILES } from './bundle.ts';
-import type { ConformanceReport } from './conformance-report.ts';
+import type { ConformanceReport } from '../report/conformance-report.ts';
 import { verifyAttestation, type AttestationOutcome, type TrustPolicy } from './verify-attestation.ts';
 import { verifyBundle, type Check } from './verify-bundle.ts';
 

@@ -7,13 +7,14 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { create } from 'tar';
 import { SPEC_VERSION } from '../requirements/index.ts';
 import type { Settings } from '../config/settings.ts';
-import type { Redactor } from './redactor.ts';
-import { REPO_ROOT, SUITE_NAME, SUITE_VERSION, suiteSource } from './suite-info.ts';
-import type { ConformanceReport } from './conformance-report.ts';
+import type { Redactor } from '../report/redactor.ts';
+import { redactSettings } from '../report/redacted-settings.ts';
+import { SUITE_NAME, SUITE_VERSION, suiteSource } from '../report/suite-info.ts';
+import type { ConformanceReport } from '../report/conformance-report.ts';
 
 export const BUNDLE_FILE = 'conformance-bundle.tar.gz';
 export const BUNDLE_FORMAT = 'notification-api-conformance/bundle';
@@ -25,8 +26,6 @@ export const BUNDLE_FILES = {
   provenance: 'provenance.json',
   loadSummary: 'load-summary.json',
 } as const;
-
-export const REDACTED = '[REDACTED]';
 
 export interface BundleInput {
   report: ConformanceReport;
@@ -76,20 +75,6 @@ export function sha256(content: string | Buffer): string {
 /** `sha256sum -c SHA256SUMS` checks it too. */
 function manifest(files: Map<string, string>): string {
   return [...files].map(([name, content]) => `${sha256(content)}  ${name}\n`).join('');
-}
-
-/** The resolved settings as run, with every key replaced; whether a key was given stays visible. */
-export function redactSettings(settings: Settings): unknown {
-  const copy = structuredClone(settings) as Settings & { target: Record<string, unknown> };
-  for (const key of ['apiKey', 'secondaryApiKey', 'restrictedApiKey'] as const) {
-    if (copy.target[key] !== undefined) copy.target[key] = REDACTED;
-  }
-  // Container environment values are the candidate's secrets (passwords, tokens): only their names are kept.
-  if (copy.target.imageEnv) copy.target.imageEnv = Object.fromEntries(Object.keys(copy.target.imageEnv as object).map((k) => [k, REDACTED]));
-  // why: a bundle travels; the signer's directories (home, CI workspace) are nobody else's business
-  if (copy.run?.reportDir !== undefined) copy.run.reportDir = basename(copy.run.reportDir);
-  if (copy.run?.expectations !== undefined) copy.run.expectations = basename(copy.run.expectations);
-  return copy;
 }
 
 function provenance(report: ConformanceReport) {

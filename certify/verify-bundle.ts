@@ -6,13 +6,14 @@ import { isDeepStrictEqual } from 'node:util';
 import { REQUIREMENTS, SPEC_VERSION } from '../requirements/index.ts';
 import { ATTESTATION_FILE } from './attestation.ts';
 import { readBoundedTarGz } from './bounded-archive.ts';
-import { BUNDLE_FILES, MANIFEST, REDACTED, sha256 } from './bundle.ts';
+import { REDACTED } from '../report/redacted-settings.ts';
+import { BUNDLE_FILES, MANIFEST, sha256 } from './bundle.ts';
 import { assessCertification, type CertificationRunOptions } from './certification.ts';
-import { loadSummaryTargetCheck } from './load-target.ts';
-import { buildReport, reportInputOf, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from './conformance-report.ts';
-import { junitXml } from './junit.ts';
-import { ruleCatalogDigest } from './suite-release.ts';
-import { decisiveGap, type RuleVerdict } from './verdicts.ts';
+import { loadSummaryTargetCheck } from '../report/load-target.ts';
+import { buildReport, reportInputOf, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from '../report/conformance-report.ts';
+import { junitXml } from '../report/junit.ts';
+import { ruleCatalogDigest } from '../report/suite-release.ts';
+import { decisiveGap, type RuleVerdict } from '../report/verdicts.ts';
 
 export interface Check {
   ok: boolean;

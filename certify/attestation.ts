@@ -2,7 +2,7 @@
 // whose predicate says who ran what against which target with which result. It is built from the bundle's files
 // alone, so a verifier rebuilds it from the files it received and compares it with what was signed.
 import { BUNDLE_FILES, sha256 } from './bundle.ts';
-import type { ConformanceReport } from './conformance-report.ts';
+import type { ConformanceReport } from '../report/conformance-report.ts';
 
 /** The Sigstore bundle (v0.3, DSSE envelope) inside the certification bundle. */
 export const ATTESTATION_FILE = 'attestation.sigstore.json';

@@ -1,9 +1,9 @@
 // Whether a run can back a certification, and if not, every reason. Derived only from the report and the run's
 // settings, so `verify-bundle` recomputes it from the bundle's files and catches a flag edited by hand.
 import { basename } from 'node:path';
-import { isReleasedSuite } from './suite-info.ts';
-import { declarationNotes } from './declared-off.ts';
-import type { Certification, CertificationReason, CertificationReasonCode, ConformanceReport } from './conformance-report.ts';
+import { isReleasedSuite } from '../report/suite-info.ts';
+import { declarationNotes } from '../report/declared-off.ts';
+import type { Certification, CertificationReason, CertificationReasonCode, ConformanceReport } from '../report/conformance-report.ts';
 
 /** The run options that bear on certification: `settings.run`, or the `run` section of a bundle's configuration.json. */
 export interface CertificationRunOptions {
