@@ -1,7 +1,10 @@
 // `verify-bundle`'s whole judgement: the signature first, then the signed subjects against the files, then the
 // bundle's own consistency — and from those, whether the bundle certifies anything. Only a bundle whose signature
 // was checked against the verifier's key or identity, of a certification-grade run with a conformant verdict, does.
+import { ATTESTATION_FILE } from './attestation.ts';
+import { JsonBoundError, parseBoundedJson } from './bounded-json.ts';
 import { BUNDLE_FILES } from './bundle.ts';
+import { reportShapeProblems } from './report-shape.ts';
 import type { ConformanceReport } from '../report/conformance-report.ts';
 import { verifyAttestation, type AttestationOutcome, type TrustPolicy } from './verify-attestation.ts';
 import { verifyBundle, type Check } from './verify-bundle.ts';
@@ -25,6 +28,17 @@ export interface TrustedRelease {
 }
 
 export function certifyBundle(files: ReadonlyMap<string, Buffer>, policy: TrustPolicy, release?: TrustedRelease): BundleVerification {
+  try {
+    return judge(files, policy, release);
+  } catch (error) {
+    // why: whatever a bundle holds, its verification ends in a verdict, never in an internal error
+    return { status: 'invalid', checks: [{ ok: false, what: `the bundle can be checked (${(error as Error).message.split('\n')[0]!.slice(0, 200)})` }], attestation: { signed: files.has(ATTESTATION_FILE), signatureVerified: false }, notCertifiedBecause: [] };
+  }
+}
+
+function judge(files: ReadonlyMap<string, Buffer>, policy: TrustPolicy, release?: TrustedRelease): BundleVerification {
+  const refused = boundsRefused(files);
+  if (refused) return { status: 'invalid', checks: [refused], attestation: { signed: files.has(ATTESTATION_FILE), signatureVerified: false }, notCertifiedBecause: [] };
   const checks: Check[] = [];
   const attestation = verifyAttestation(files, policy, (ok, what) => checks.push({ ok, what }));
   checks.push(...verifyBundle(files as Map<string, Buffer>));
@@ -53,8 +67,26 @@ function checkRelease(report: ConformanceReport, release: TrustedRelease | undef
 
 function parseReport(files: ReadonlyMap<string, Buffer>): ConformanceReport | undefined {
   try {
-    return JSON.parse(files.get(BUNDLE_FILES.report)!.toString('utf8')) as ConformanceReport;
+    return parseBoundedJson(files.get(BUNDLE_FILES.report)!) as ConformanceReport;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Bounds checked before any other work: every JSON file within its depth, conformance.json of the shape the checks
+ * read (rule and test counts within what the catalog and a run hold). The first failure, or undefined.
+ */
+function boundsRefused(files: ReadonlyMap<string, Buffer>): Check | undefined {
+  for (const [name, content] of files) {
+    if (!name.endsWith('.json')) continue;
+    try {
+      parseBoundedJson(content);
+    } catch (error) {
+      if (error instanceof JsonBoundError) return { ok: false, what: `${name} is JSON within the verifier's bounds (${error.message})` };
+    }
+  }
+  const report = parseReport(files);
+  const problems = report === undefined ? [] : reportShapeProblems(report);
+  return problems.length > 0 ? { ok: false, what: `${BUNDLE_FILES.report} has the shape of a report (${problems.join('; ')})` } : undefined;
 }

@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { BUNDLE_V03_MEDIA_TYPE, bundleFromJSON, type Bundle } from '@sigstore/bundle';
 import { TrustedRoot } from '@sigstore/protobuf-specs';
 import { toSignedEntity, toTrustMaterial, Verifier, type TrustMaterial } from '@sigstore/verify';
+import { parseBoundedJson } from './bounded-json.ts';
 import { ATTESTATION_FILE, buildStatement, IN_TOTO_PAYLOAD_TYPE, PREDICATE_TYPE, STATEMENT_TYPE, type Statement } from './attestation.ts';
 import { keyIdOf } from './sign-attestation.ts';
 
@@ -92,7 +93,7 @@ export function verifyAttestation(files: ReadonlyMap<string, Buffer>, policy: Tr
   }
   let bundle: Bundle;
   try {
-    bundle = bundleFromJSON(JSON.parse(raw.toString('utf8')));
+    bundle = bundleFromJSON(parseBoundedJson(raw));
   } catch (error) {
     check(false, `${ATTESTATION_FILE} is a Sigstore bundle (${(error as Error).message.split('\n')[0]})`);
     return { signed: true, signatureVerified: false };
@@ -167,7 +168,7 @@ function checkStatement(payloadType: string, payload: Buffer, files: ReadonlyMap
   check(payloadType === IN_TOTO_PAYLOAD_TYPE, `the signed payload is an in-toto statement (${payloadType})`);
   let signed: Statement;
   try {
-    signed = JSON.parse(payload.toString('utf8')) as Statement;
+    signed = parseBoundedJson(payload) as Statement;
   } catch (error) {
     check(false, `the signed statement is JSON (${(error as Error).message})`);
     return;

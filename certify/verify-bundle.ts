@@ -5,6 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { REQUIREMENTS, SPEC_VERSION } from '../requirements/index.ts';
 import { ATTESTATION_FILE } from './attestation.ts';
+import { parseBoundedJson } from './bounded-json.ts';
 import { readBoundedTarGz } from './bounded-archive.ts';
 import { REDACTED } from '../report/redacted-settings.ts';
 import { BUNDLE_FILES, MANIFEST, sha256 } from './bundle.ts';
@@ -79,13 +80,17 @@ function checkReport(report: ConformanceReport, check: (ok: boolean, what: strin
   check(report.spec?.version === SPEC_VERSION, `the report is for spec ${SPEC_VERSION}, the version this verifier knows (${report.spec?.version})`);
   check(report.spec?.catalogDigest === ruleCatalogDigest(), `the verdicts answer this verifier's rule catalog (${ruleCatalogDigest()})${report.spec?.catalogDigest === ruleCatalogDigest() ? '' : `, not ${report.spec?.catalogDigest ?? 'an unnamed one'}`}`);
   const rules = Array.isArray(report.requirements) ? report.requirements : [];
+  // why: Maps and Sets, never a search per rule: the work stays linear in what the bundle holds
+  const catalog = new Map(REQUIREMENTS.map((r) => [r.id as string, r]));
   const ids = rules.map((r) => r.id);
-  const missing = REQUIREMENTS.filter((r) => !ids.includes(r.id)).map((r) => r.id);
-  const extra = ids.filter((id) => !REQUIREMENTS.some((r) => r.id === id));
-  const duplicates = ids.filter((id, i) => ids.indexOf(id) !== i);
+  const present = new Set(ids);
+  const missing = REQUIREMENTS.filter((r) => !present.has(r.id)).map((r) => r.id);
+  const extra = ids.filter((id) => !catalog.has(id));
+  const seen = new Set<string>();
+  const duplicates = ids.filter((id) => seen.has(id) || !seen.add(id));
   check(missing.length === 0, `every rule of the catalog is present${missing.length ? ` (missing ${missing.join(', ')})` : ` (${REQUIREMENTS.length})`}`);
   check(extra.length === 0 && duplicates.length === 0, `no unknown or repeated rule${extra.length + duplicates.length ? ` (${[...extra, ...duplicates].join(', ')})` : ''}`);
-  const wrongLevel = rules.filter((r) => REQUIREMENTS.find((q) => q.id === r.id && q.level !== r.level)).map((r) => r.id);
+  const wrongLevel = rules.filter((r) => catalog.has(r.id) && catalog.get(r.id)!.level !== r.level).map((r) => r.id);
   check(wrongLevel.length === 0, `every rule has its catalog level${wrongLevel.length ? ` (not ${wrongLevel.join(', ')})` : ''}`);
   const impossible = rules.filter((r) => !verdictFits(r)).map((r) => `${r.id}=${r.verdict}`);
   check(impossible.length === 0, `every verdict fits its tests${impossible.length ? ` (not ${impossible.join(', ')})` : ''}`);
@@ -145,7 +150,7 @@ function parseJson<T>(files: Map<string, Buffer>, name: string, check: (ok: bool
   const content = files.get(name);
   if (!content) return undefined;
   try {
-    return JSON.parse(content.toString('utf8')) as T;
+    return parseBoundedJson(content) as T;
   } catch (error) {
     check(false, `${name} is JSON (${(error as Error).message})`);
     return undefined;
