@@ -55,7 +55,7 @@ describe('verify-bundle output', () => {
     expect(escapeTerminal('x'.repeat(10), 4)).toBe('xxxx… (6 more characters)');
     expect(escapeTerminalLines('a\tb\nc\x1b[8m')).toBe('a\tb\nc\\x1b[8m');
     // HTML and JUnit: C0 controls are dropped (XML forbids them); C1 controls and bidi overrides become references
-    expect(escapeMarkup('a\x1b[2J\u009b1m\u202Eb<')).toBe('a[2J&#x9b;1m&#x202e;b&lt;');
+    expect(escapeMarkup('a\x1b[2J\u009b1m\u202Eb<')).toBe('a[2J&#x9b;1m\\u202eb&lt;');
   });
 
   it('a tampered bundle whose target draws a CERTIFIED screen prints it escaped, as an unverified claim, and is INVALID', async () => {
