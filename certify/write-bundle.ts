@@ -1,6 +1,6 @@
 // The certification bundle from what a run left in DIR: the report, junit.xml and configuration.json it wrote, and
 // DIR/load.json when a load run merged its verdicts into it; signed when asked.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Settings } from '../config/settings.ts';
 import type { ConformanceReport } from '../report/conformance-report.ts';
@@ -18,7 +18,15 @@ export interface BundleOptions {
   settings?: Settings;
   /** Signs the bundle's files into attestation.sigstore.json. */
   signing?: SigningMethod;
+  /** The run's keys as the settings and environment give them (configuration.json holds them redacted). */
+  keys?: readonly (string | undefined)[];
 }
+
+/** A file of the report dir or the bundle holds one of the run's keys: nothing is written, nothing signed. */
+export class KeyInBundleError extends Error {}
+
+/** Keys shorter than this are not searched for: they would match by chance, and no real API key is that short. */
+const MIN_KEY = 8;
 
 /** The certification bundle from what a run wrote to DIR (plus DIR/load.json when a load run merged into it). */
 export async function writeBundleFromDir(dir: string, options: BundleOptions = {}): Promise<string> {
@@ -32,8 +40,20 @@ export async function writeBundleFromDir(dir: string, options: BundleOptions = {
     secret(secondaryApiKey, 'CONFORMANCE_SECONDARY_API_KEY'),
     secret(restrictedApiKey, 'CONFORMANCE_RESTRICTED_API_KEY'),
   ]);
+  const keys = [apiKey, secondaryApiKey, restrictedApiKey, ...(options.keys ?? [])].filter((k): k is string => typeof k === 'string' && k !== REDACTED && k.length >= MIN_KEY);
+  // why: the run and the load harness redact; a key still in what they wrote is a leak to stop, not to sign
+  for (const name of [ARTIFACTS.conformanceJson, ARTIFACTS.junitXml, ARTIFACTS.configuration, ARTIFACTS.loadJson]) {
+    const path = join(dir, name);
+    if (existsSync(path) && holdsKey(readFileSync(path, 'utf8'), keys)) throw new KeyInBundleError(`${path} holds one of the run's API keys: no bundle written and nothing signed (remove the file's key, or run again with this version, which redacts it)`);
+  }
   const loadJson = readLoadJson(dir);
   const files = bundleFiles({ report, junitXml: junit, settings, redactor, ...(loadJson !== undefined ? { loadJson } : {}) });
+  for (const [name, content] of files) if (holdsKey(content, keys)) throw new KeyInBundleError(`the bundle's ${name} would hold one of the run's API keys: no bundle written and nothing signed`);
   if (options.signing) files.set(ATTESTATION_FILE, await signStatement(buildStatement(files), options.signing));
   return writeArchive(options.file ?? join(dir, BUNDLE_FILE), files, new Date(report.finishedAt));
+}
+
+/** The key as written, JSON-escaped, URL-encoded or in base64 (as a Basic credential or a token would carry it). */
+function holdsKey(content: string, keys: readonly string[]): boolean {
+  return keys.some((key) => [key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key), Buffer.from(key).toString('base64')].some((form) => content.includes(form)));
 }
