@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { create } from 'tar';
 import { SPEC_VERSION } from '../requirements/index.ts';
 import type { Settings } from '../config/settings.ts';
@@ -106,8 +106,10 @@ export function loadSummary(doc: unknown): unknown {
     formatVersion: d.formatVersion,
     engine: d.engine,
     profile: d.profile,
-    target: d.target,
+    // why: a bundle travels: the timeline files are named by their name and digest, never by a local path
+    target: summaryTarget(d.target, timelines),
     expectedRps: d.expectedRps,
+    interrupted: d.interrupted ?? false,
     startedAt: d.startedAt,
     finishedAt: d.finishedAt,
     verdicts: d.verdicts,
@@ -118,6 +120,9 @@ export function loadSummary(doc: unknown): unknown {
       return {
         scenario: tl.scenario,
         engine: tl.engine,
+        target: tl.target,
+        phases: Array.isArray((tl.plan as { phases?: unknown } | undefined)?.phases) ? ((tl.plan as { phases: { name?: unknown }[] }).phases.map((p) => p?.name)) : [],
+        ...(tl.interrupted ? { interrupted: tl.interrupted } : {}),
         startedAt: tl.startedAt,
         durationMs: tl.durationMs,
         routes: Object.fromEntries(Object.entries(routes).map(([name, r]) => {
@@ -127,4 +132,11 @@ export function loadSummary(doc: unknown): unknown {
       };
     }),
   };
+}
+
+function summaryTarget(target: unknown, timelines: unknown[]): unknown {
+  if (typeof target !== 'object' || target === null) return target;
+  const { fromTimelines, ...rest } = target as Record<string, unknown>;
+  if (!Array.isArray(fromTimelines)) return rest;
+  return { ...rest, fromTimelines: fromTimelines.map((file, i) => ({ name: basename(String(file)), sha256: timelines[i] === undefined ? null : sha256(JSON.stringify(timelines[i])) })) };
 }

@@ -4,6 +4,7 @@
 import { ATTESTATION_FILE } from './attestation.ts';
 import { JsonBoundError, parseBoundedJson } from './bounded-json.ts';
 import { BUNDLE_FILES } from './bundle.ts';
+import { loadPlanReasons, loadVerdictMismatches, type LoadPlanSummary } from './load-plan.ts';
 import { reportShapeProblems } from './report-shape.ts';
 import type { ConformanceReport } from '../report/conformance-report.ts';
 import { verifyAttestation, type AttestationOutcome, type TrustPolicy } from './verify-attestation.ts';
@@ -43,6 +44,10 @@ function judge(files: ReadonlyMap<string, Buffer>, policy: TrustPolicy, release?
   const attestation = verifyAttestation(files, policy, (ok, what) => checks.push({ ok, what }));
   checks.push(...verifyBundle(files as Map<string, Buffer>));
   const report = parseReport(files);
+  if (report && files.has(BUNDLE_FILES.loadSummary)) {
+    const mismatches = loadVerdictMismatches(parseLoad(files), report);
+    checks.push({ ok: mismatches.length === 0, what: `the load summary's verdicts are the report's${mismatches.length ? ` (not ${mismatches.join('; ')})` : ''}` });
+  }
   const releaseChecked = report ? checkRelease(report, release, (ok, what) => checks.push({ ok, what })) : false;
   if (checks.some((c) => !c.ok)) return { status: 'invalid', checks, attestation, notCertifiedBecause: [], ...(report ? { report } : {}) };
   const why: string[] = [];
@@ -51,6 +56,8 @@ function judge(files: ReadonlyMap<string, Buffer>, policy: TrustPolicy, release?
   if (report?.certification?.certificationGrade && !releaseChecked) {
     why.push(`the suite's release is not checked: the run names ${report.suite?.version} with files ${report.suite?.digest}; give --suite-digest with the digest published for that release, or verify with the released suite itself`);
   }
+  const load = parseLoad(files);
+  if (report) for (const reason of loadPlanReasons(load, report)) why.push(reason);
   if (!report?.certification?.certificationGrade) why.push(`the run is not certification-grade (${report?.certification?.reasons.map((r) => r.code).join(', ') ?? 'not assessed'})`);
   if (report?.summary.verdict !== 'conformant') why.push(`the verdict is ${report?.summary.verdict}`);
   return { status: why.length === 0 ? 'certified' : 'not-certified', checks, attestation, notCertifiedBecause: why, ...(report ? { report } : {}) };
@@ -63,6 +70,16 @@ function checkRelease(report: ConformanceReport, release: TrustedRelease | undef
   const ok = report.suite.digest === release.digest && report.suite.release.digest === release.digest;
   check(ok, `the suite's files are release ${report.suite.version} as the verifier trusts it (${release.digest}, ${release.source})${ok ? '' : `: the run names ${report.suite.digest}`}`);
   return ok;
+}
+
+function parseLoad(files: ReadonlyMap<string, Buffer>): LoadPlanSummary | undefined {
+  const content = files.get(BUNDLE_FILES.loadSummary);
+  if (!content) return undefined;
+  try {
+    return parseBoundedJson(content) as LoadPlanSummary;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseReport(files: ReadonlyMap<string, Buffer>): ConformanceReport | undefined {

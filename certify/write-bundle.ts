@@ -8,7 +8,8 @@ import { REDACTED } from '../report/redacted-settings.ts';
 import { Redactor } from '../report/redactor.ts';
 import { ARTIFACTS, readLoadJson } from '../report/write-reports.ts';
 import { ATTESTATION_FILE, buildStatement } from './attestation.ts';
-import { BUNDLE_FILE, bundleFiles, writeArchive } from './bundle.ts';
+import { BUNDLE_FILE, bundleFiles, loadSummary, writeArchive } from './bundle.ts';
+import { loadPlanReasons, type LoadPlanSummary } from './load-plan.ts';
 import { signStatement, type SigningMethod } from './sign-attestation.ts';
 
 export interface BundleOptions {
@@ -18,6 +19,8 @@ export interface BundleOptions {
   settings?: Settings;
   /** Signs the bundle's files into attestation.sigstore.json. */
   signing?: SigningMethod;
+  /** Told, before anything is signed, every reason the run cannot certify (the grade's and the load plan's). */
+  onWarning?: (line: string) => void;
   /** The run's keys as the settings and environment give them (configuration.json holds them redacted). */
   keys?: readonly (string | undefined)[];
 }
@@ -49,6 +52,8 @@ export async function writeBundleFromDir(dir: string, options: BundleOptions = {
   const loadJson = readLoadJson(dir);
   const files = bundleFiles({ report, junitXml: junit, settings, redactor, ...(loadJson !== undefined ? { loadJson } : {}) });
   for (const [name, content] of files) if (holdsKey(content, keys)) throw new KeyInBundleError(`the bundle's ${name} would hold one of the run's API keys: no bundle written and nothing signed`);
+  const cannot = [...(report.certification?.reasons ?? []).map((r) => r.text), ...loadPlanReasons(loadSummary(loadJson) as LoadPlanSummary | undefined, report)];
+  if (cannot.length > 0) options.onWarning?.(`this run cannot certify: ${cannot.join('; ')}. A certification needs a released suite, every rule, no baseline, a candidate target, an uninterrupted run and, for the rate-limit rules, \`conformance load --profile full\` with every scenario against the same target`);
   if (options.signing) files.set(ATTESTATION_FILE, await signStatement(buildStatement(files), options.signing));
   return writeArchive(options.file ?? join(dir, BUNDLE_FILE), files, new Date(report.finishedAt));
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { SECRET_PLACEHOLDERS } from '../../config/env-vars.ts';
 import { UsageError } from '../cli-error.ts';
+import { escapeTerminal } from '../../report/markup.ts';
 import { addSigningOptions, signingMethod, type SigningFlags } from '../signing-options.ts';
 
 interface BundleFlags extends SigningFlags {
@@ -42,7 +43,7 @@ export function registerBundle(program: Command, env: Record<string, string | un
     const signing = signingMethod(flags, env);
     try {
       const { apiKey, secondaryApiKey, restrictedApiKey } = settings.target;
-      const file = await writeBundleFromDir(dir, { keys: [apiKey, secondaryApiKey, restrictedApiKey, ...keyVars.map((name) => env[name])], ...(flags.out ? { file: flags.out } : {}), ...(signing ? { signing } : {}) });
+      const file = await writeBundleFromDir(dir, { onWarning: (line) => process.stderr.write(`conformance bundle: warning: ${escapeTerminal(line)}\n`), keys: [apiKey, secondaryApiKey, restrictedApiKey, ...keyVars.map((name) => env[name])], ...(flags.out ? { file: flags.out } : {}), ...(signing ? { signing } : {}) });
       process.stdout.write(`Bundle: ${file}${signing ? ' (signed: attestation.sigstore.json)' : ' (unsigned: add --sign-key FILE or --sign keyless to certify)'}\n`);
     } catch (error) {
       if (error instanceof KeyInBundleError) throw new UsageError(error.message);

@@ -14,6 +14,7 @@ import { ATTESTATION_FILE, buildStatement } from '../../certify/attestation.ts';
 import { BUNDLE_FILES, bundleFiles, MANIFEST, sha256, writeArchive } from '../../certify/bundle.ts';
 import { redactSettings } from '../../report/redacted-settings.ts';
 import { certifyBundle } from '../../certify/certify-bundle.ts';
+import { DECISIVE_LOAD_SCENARIOS } from '../../certify/load-plan.ts';
 import type { ConformanceReport } from '../../report/conformance-report.ts';
 import { junitXml } from '../../report/junit.ts';
 import { readSigningKey, signStatement } from '../../certify/sign-attestation.ts';
@@ -45,7 +46,8 @@ function unsignedFiles(report: ConformanceReport = certifiableReport()): Map<str
     report,
     junitXml: junitXml(report),
     settings: { ...structuredClone(DEFAULT_SETTINGS), target: { baseUrl: report.target.baseUrl, apiKey: 'sk_live_vendor_key' } },
-    loadJson: { format: 'notification-api-conformance/load', target: { ...report.target }, expectedRps: report.target.declared?.triggerRps ?? 600, verdicts: [], timelines: [] },
+    // a full load of every scenario that can fail over the limit, against the run's target: what certification needs
+    loadJson: { format: 'notification-api-conformance/load', profile: 'full', target: { ...report.target }, expectedRps: report.target.declared?.triggerRps ?? 600, verdicts: [], timelines: DECISIVE_LOAD_SCENARIOS.map((scenario) => ({ scenario, engine: 'node', target: report.target.baseUrl, plan: { phases: [] }, routes: {} })) },
   });
 }
 
