@@ -19,6 +19,8 @@ export interface BundleVerification {
   /** Why an intact bundle certifies nothing (empty when certified or invalid). */
   notCertifiedBecause: string[];
   report?: ConformanceReport;
+  /** The load run the bundle carries (load-summary.json), when there was one. */
+  load?: LoadPlanSummary;
 }
 
 /** The suite release the verifier trusts: the digest published with it (--suite-digest), or the verifier's own release. */
@@ -60,7 +62,7 @@ function judge(files: ReadonlyMap<string, Buffer>, policy: TrustPolicy, release?
   if (report) for (const reason of loadPlanReasons(load, report)) why.push(reason);
   if (!report?.certification?.certificationGrade) why.push(`the run is not certification-grade (${report?.certification?.reasons.map((r) => r.code).join(', ') ?? 'not assessed'})`);
   if (report?.summary.verdict !== 'conformant') why.push(`the verdict is ${report?.summary.verdict}`);
-  return { status: why.length === 0 ? 'certified' : 'not-certified', checks, attestation, notCertifiedBecause: why, ...(report ? { report } : {}) };
+  return { status: why.length === 0 ? 'certified' : 'not-certified', checks, attestation, notCertifiedBecause: why, ...(report ? { report } : {}), ...(load ? { load } : {}) };
 }
 
 /** A run that claims a released suite must name the trusted release's digest; false when there is nothing to check it against. */

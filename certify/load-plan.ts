@@ -2,7 +2,9 @@
 // by `conformance load`; a load run certifies only when it ran the full profile, every scenario whose checks can fail
 // an over-generous limit (trigger-under-limit cannot: nothing it sends goes over the limit), to its end, against the
 // run's own target — not from timelines recorded elsewhere. The load summary's verdicts must be the report's.
+import type { FeatureSettings } from '../config/settings.ts';
 import type { ConformanceReport } from '../report/conformance-report.ts';
+import { declaredOff } from '../report/declared-off.ts';
 
 /** The scenarios whose checks go over the limit (load/scenarios/: test/report/load-plan.test.ts keeps them in step). */
 export const DECISIVE_LOAD_SCENARIOS = ['trigger-limit', 'headers-under-load', 'bulk-cost', 'category-isolation'] as const;
@@ -31,16 +33,17 @@ export function loadPlanReasons(summary: LoadPlanSummary | undefined, report: Pi
 }
 
 /** The load summary's verdicts against the report's: each RL rule the load judged must have its verdict and tests there. */
-export function loadVerdictMismatches(summary: LoadPlanSummary | undefined, report: Pick<ConformanceReport, 'requirements'>): string[] {
+export function loadVerdictMismatches(summary: LoadPlanSummary | undefined, report: Pick<ConformanceReport, 'requirements' | 'target'>): string[] {
   if (!summary || !Array.isArray(summary.verdicts)) return [];
   const rules = new Map(report.requirements.map((r) => [r.id, r]));
   const out: string[] = [];
   for (const v of summary.verdicts as { id?: unknown; verdict?: unknown; tests?: { name?: unknown; status?: unknown }[] }[]) {
     const rule = rules.get(String(v?.id));
     if (!rule) continue;
-    const declaredOff = rule.verdict === 'not-applicable' && rule.tests.every((t) => t.status === 'not-applicable');
+    const declared = (report.target?.declared ?? {}) as Partial<FeatureSettings>;
+    const off = rule.verdict === 'not-applicable' && declaredOff({ id: rule.id, area: rule.id.split('-')[0]! }, declared) !== undefined;
     const testsThere = (Array.isArray(v.tests) ? v.tests : []).every((t) => rule.tests.some((r) => r.name === t?.name && r.status === t?.status));
-    if (!declaredOff && (!testsThere || (v.verdict === 'fail' && rule.verdict !== 'fail'))) out.push(`${rule.id}: the load summary says ${String(v.verdict)}, the report ${rule.verdict}`);
+    if (!off && (!testsThere || (v.verdict === 'fail' && rule.verdict !== 'fail'))) out.push(`${rule.id}: the load summary says ${String(v.verdict)}, the report ${rule.verdict}`);
   }
   return out;
 }

@@ -15,6 +15,8 @@ import { buildReport, reportInputOf, REPORT_FORMAT, REPORT_FORMAT_VERSION, type 
 import { junitXml } from '../report/junit.ts';
 import { ruleCatalogDigest } from '../report/suite-release.ts';
 import { decisiveGap, type RuleVerdict } from '../report/verdicts.ts';
+import { declaredOff } from '../report/declared-off.ts';
+import type { FeatureSettings } from '../config/settings.ts';
 
 export interface Check {
   ok: boolean;
@@ -92,7 +94,8 @@ function checkReport(report: ConformanceReport, check: (ok: boolean, what: strin
   check(extra.length === 0 && duplicates.length === 0, `no unknown or repeated rule${extra.length + duplicates.length ? ` (${[...extra, ...duplicates].join(', ')})` : ''}`);
   const wrongLevel = rules.filter((r) => catalog.has(r.id) && catalog.get(r.id)!.level !== r.level).map((r) => r.id);
   check(wrongLevel.length === 0, `every rule has its catalog level${wrongLevel.length ? ` (not ${wrongLevel.join(', ')})` : ''}`);
-  const impossible = rules.filter((r) => !verdictFits(r)).map((r) => `${r.id}=${r.verdict}`);
+  const declared = (report.target?.declared ?? {}) as Partial<FeatureSettings>;
+  const impossible = rules.filter((r) => !verdictFits(r, declared, catalog.get(r.id)?.area ?? '')).map((r) => `${r.id}=${r.verdict}`);
   check(impossible.length === 0, `every verdict fits its tests${impossible.length ? ` (not ${impossible.join(', ')})` : ''}`);
   try {
     const rebuilt = buildReport(reportInputOf(report, rules));
@@ -127,8 +130,8 @@ function checkCertification(report: ConformanceReport, run: CertificationRunOpti
   }
 }
 
-/** A pass needs a passing test, no failure and a passed decisive test when the rule has any; fail needs a failed MUST-level test; warn some failed test. */
-function verdictFits(rule: RuleVerdict): boolean {
+/** not-applicable needs the target's declaration to take the rule out; a pass needs a passing test, no failure and a passed decisive test when the rule has any; fail needs a failed MUST-level test; warn some failed test. */
+function verdictFits(rule: RuleVerdict, declared: Partial<FeatureSettings>, area: string): boolean {
   const tests = Array.isArray(rule.tests) ? rule.tests : [];
   const failed = tests.filter((t) => t.status === 'failed');
   switch (rule.verdict) {
@@ -139,8 +142,10 @@ function verdictFits(rule: RuleVerdict): boolean {
     case 'warn':
       return failed.length > 0 && !(rule.level === 'MUST' && failed.some((t) => t.level !== 'SHOULD'));
     case 'not-verified':
-    case 'not-applicable':
       return failed.length === 0;
+    case 'not-applicable':
+      // why: only a declaration takes a rule out (declared-off.ts); a verdict re-signed as not-applicable has none
+      return failed.length === 0 && declaredOff({ id: rule.id, area }, declared) !== undefined;
     default:
       return false;
   }

@@ -14,6 +14,7 @@ import { DECISIVE_LOAD_SCENARIOS } from '../../certify/load-plan.ts';
 import { readSigningKey, signStatement } from '../../certify/sign-attestation.ts';
 import { readPublicKey } from '../../certify/verify-attestation.ts';
 import { SCENARIO_NAMES } from '../../load/scenarios/index.ts';
+import { printBundleVerification } from '../../cli/print-bundle-verification.ts';
 import { junitXml } from '../../report/junit.ts';
 import { vendorKey } from './vendor-key.ts';
 import { certifiableReport, RELEASED_DIGEST } from './sample-report.ts';
@@ -39,8 +40,8 @@ const loadJson = (edit: (d: any) => void = () => undefined) => {
   return doc;
 };
 
-async function verify(load: unknown) {
-  const files = bundleFiles({ report, junitXml: junitXml(report), settings: { ...structuredClone(DEFAULT_SETTINGS), target: { baseUrl: report.target.baseUrl } }, loadJson: load });
+async function verify(load: unknown, r = report) {
+  const files = bundleFiles({ report: r, junitXml: junitXml(r), settings: { ...structuredClone(DEFAULT_SETTINGS), target: { baseUrl: r.target.baseUrl } }, loadJson: load });
   files.set(ATTESTATION_FILE, await signStatement(buildStatement(files), { kind: 'key', key: readSigningKey(vendor.privateKey) }));
   const buffers = new Map([...files].map(([name, content]) => [name, Buffer.from(content)]));
   return certifyBundle(buffers, { kind: 'key', publicKey: readPublicKey(vendor.publicKey) }, { digest: RELEASED_DIGEST, source: 'given with --suite-digest' });
@@ -83,5 +84,26 @@ describe('the load plan is part of the verdict', () => {
     const result = await verify(loadJson((d) => (d.verdicts = [{ id: 'RL-05', level: 'MUST', verdict: 'fail', tests: [{ name: 'load RL-05 over the limit', status: 'failed' }] }])));
     expect(result.status).toBe('invalid');
     expect(result.checks.filter((c) => !c.ok).map((c) => c.what).join('\n')).toMatch(/the load summary's verdicts are the report's \(not RL-05: the load summary says fail/);
+  });
+
+  it('RL-05 re-signed as not-applicable without a declaration, beside a load summary that failed it, is INVALID', async () => {
+    const edited = structuredClone(report);
+    const rule = edited.requirements.find((r) => r.id === 'RL-05')!;
+    rule.verdict = 'not-applicable';
+    rule.tests = rule.tests.map((t) => ({ ...t, status: 'not-applicable' as const }));
+    const result = await verify(loadJson((d) => (d.verdicts = [{ id: 'RL-05', level: 'MUST', verdict: 'fail', tests: [{ name: 'load RL-05 over the limit', status: 'failed' }] }])), edited);
+    expect(result.status).toBe('invalid');
+    const failed = result.checks.filter((c) => !c.ok).map((c) => c.what).join('\n');
+    expect(failed).toMatch(/every verdict fits its tests \(not RL-05=not-applicable\)/);
+    expect(failed).toMatch(/the load summary's verdicts are the report's \(not RL-05/);
+  });
+
+  it('the verifier prints the declarations and the load plan', async () => {
+    const lines: string[] = [];
+    printBundleVerification(await verify(loadJson((d) => (d.profile = 'short'))), { file: 'b.tar.gz', trust: { kind: 'key', file: 'k.pub' }, now: new Date() }, (l) => lines.push(l));
+    const out = lines.join('\n');
+    expect(out).toMatch(/^ {2}Declared: +(idempotency on, rate limiting on, regional endpoint yes, trigger limit \d+\/s|nothing \(a report of an older version\))$/m);
+    expect(out).toMatch(/^ {2}Load: +engine node, profile short, scenarios trigger-limit, trigger-under-limit, headers-under-load, bulk-cost, category-isolation$/m);
+    expect(out).toMatch(/^NOT CERTIFIED: .*the load ran the short profile/m);
   });
 });
