@@ -29,6 +29,8 @@ export function assessCertification(report: ReportFacts, run: CertificationRunOp
   if (run.noDrain) add('no-drain', '--no-drain: the rate-limit rules ran without draining the buckets first');
   if (report.summary.interrupted) add('interrupted', 'the run was interrupted before every suite finished');
   if (!isReleasedSuite(report.suite)) add('unreleased-suite', unreleased(report.suite));
+  const injected = Object.keys(report.suite.injected ?? {});
+  if (injected.length > 0) add('code-injected', `code outside the release could run inside the suite: ${injected.join(', ')} set for the run`);
   if (report.leaks.length > 0) add('leaks', `${report.leaks.length} resource(s) the run created were left behind on the target`);
   const declared = report.target.declared ? declarationNotes(report.target.declared) : [];
   return { certificationGrade: reasons.length === 0, reasons, ...(declared.length > 0 ? { declared } : {}) };
