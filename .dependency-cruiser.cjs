@@ -3,11 +3,12 @@
 //   mutation/                              the mutation run's vitest setup (beside cli/, on top: `npm run mutation`)
 //   bench/                                 npm run bench:suite: times the commands from outside, as child processes
 //   suites/ → fixtures/ → harness/ | load/ the suite runner and the load harness, side by side
+//   certify/                               certification: its grade, the bundle, signing, verifying, the archive reader
 //   report/ → config/                      what both use: verdicts, reports and their writers, redaction; settings
 //   reference/ | schemas/ → requirements/  the reference, the wire formats, the rule catalog
 // Dependency-cruiser 17.4.3 is pinned: 18.x needs Node.js 22, and this project supports Node.js 20.19.
 
-const ROOMS = ['cli', 'mutation', 'bench', 'suites', 'fuzz', 'diff', 'fixtures', 'harness', 'load', 'report', 'config', 'reference', 'schemas', 'requirements'];
+const ROOMS = ['cli', 'mutation', 'bench', 'suites', 'fuzz', 'diff', 'fixtures', 'harness', 'load', 'certify', 'report', 'config', 'reference', 'schemas', 'requirements'];
 /** A path pattern for the named rooms. */
 const rooms = (...names) => `^(${names.join('|')})/`;
 /** Every room but the named ones. */
@@ -52,7 +53,7 @@ module.exports = {
       comment: 'A suite speaks HTTP through the api fixture only: no reference internals, no runner, no raw transport.',
       severity: 'error',
       from: { path: rooms('suites') },
-      to: { path: [rooms('cli', 'load', 'report', 'config', 'reference'), '^harness/(runner|http/transport)'] },
+      to: { path: [rooms('cli', 'load', 'certify', 'report', 'config', 'reference'), '^harness/(runner|http/transport)'] },
     },
     {
       name: 'suites-use-no-raw-http',
@@ -61,12 +62,13 @@ module.exports = {
       from: { path: rooms('suites') },
       to: { dependencyTypes: ['core', 'npm'], path: '^(node:)?(http|https|http2|net|tls|dgram)$|^undici$|^node_modules/undici/' },
     },
-    never('fixtures-stand-on-the-harness', 'fixtures', rooms('cli', 'suites', 'fuzz', 'diff', 'load', 'reference'), 'fixtures/ holds what a test receives; it builds on harness/, never on suites, commands, load or the reference.'),
+    never('fixtures-stand-on-the-harness', 'fixtures', rooms('cli', 'suites', 'fuzz', 'diff', 'load', 'certify', 'reference'), 'fixtures/ holds what a test receives; it builds on harness/, never on suites, commands, load or the reference.'),
     never('fuzz-stands-beside-the-suites', 'fuzz', rooms('cli', 'suites', 'diff', 'load'), 'fuzz/ drives the target through the harness and fixtures, as the suites do; only a command fronts it.'),
     never('diff-stands-beside-the-suites', 'diff', rooms('cli', 'suites', 'fuzz', 'load'), 'diff/ drives the target through the harness and fixtures, as the suites do; only a command fronts it.'),
     never('harness-never-reaches-up', 'harness', rooms('cli', 'suites', 'fuzz', 'diff', 'fixtures', 'load'), 'harness/ (the suite runner) stands below cli/, fixtures/ and suites/ and beside load/.'),
     never('load-never-reaches-up', 'load', rooms('cli', 'suites', 'fuzz', 'diff', 'fixtures', 'harness'), 'load/ stands below cli/ and beside harness/: what both need lives in report/, config/ or below.'),
-    never('report-is-shared-below-harness-and-load', 'report', rooms('cli', 'suites', 'fuzz', 'diff', 'fixtures', 'harness', 'load', 'reference'), 'report/ serves both runners, so it knows neither of them (nor the reference).'),
+    never('certify-stands-on-the-report', 'certify', rooms('cli', 'mutation', 'bench', 'suites', 'fuzz', 'diff', 'fixtures', 'harness', 'load', 'reference'), 'certify/ grades, packs, signs and verifies what a run reported: it reads the report model and runs nothing.'),
+    never('report-is-shared-below-harness-and-load', 'report', rooms('cli', 'suites', 'fuzz', 'diff', 'fixtures', 'harness', 'load', 'certify', 'reference'), 'report/ serves both runners, so it knows neither of them (nor the reference).'),
     never('config-is-below-report', 'config', roomsBut('config', 'requirements', 'schemas'), 'config/ (settings and their resolution) stands on requirements/ and schemas/ only.'),
     never('reference-never-imports-the-suite', 'reference', roomsBut('reference', 'requirements'), 'The reference is an independent implementation: it may name rule IDs, nothing else of the suite.'),
     never('schemas-stand-on-the-ground-floor', 'schemas', roomsBut('schemas', 'requirements'), 'schemas/ describes the wire; it knows only the rule catalog.'),

@@ -1,7 +1,7 @@
 // The JSON documents `--json` prints: what a script needs to decide, without parsing text (the files hold the rest).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BundleVerification } from '../report/certify-bundle.ts';
+import type { BundleVerification } from '../certify/certify-bundle.ts';
 import type { ConformanceReport } from '../report/conformance-report.ts';
 import { gateVerdict } from '../report/gate.ts';
 

@@ -2,7 +2,7 @@
 // whose key); the bundle's claims are printed as facts only when its signature verified and every check held,
 // otherwise under "the bundle claims, unverified:". Every line goes through escapeTerminal: a bundle's strings
 // cannot move the cursor, clear the screen or start a line of their own.
-import type { BundleVerification } from '../report/certify-bundle.ts';
+import type { BundleVerification } from '../certify/certify-bundle.ts';
 import { escapeTerminal } from '../report/markup.ts';
 
 export interface VerifierFacts {
@@ -50,6 +50,10 @@ function printClaims(result: BundleVerification, now: Date, print: (line: string
   say(`Suite:          ${report.suite?.name} ${report.suite?.version}, ${suiteRelease(report)}, spec ${report.spec?.version}`);
   const unverified = report.summary.unverifiedMust?.length ?? 0;
   say(`Verdict:        ${report.summary.verdict}${unverified > 0 ? ` (${unverified} MUST rule(s) not verified)` : ''}`);
+  const declared = report.target.declared;
+  say(`Declared:       ${declared ? `idempotency ${declared.idempotency ? 'on' : 'off'}, rate limiting ${declared.rateLimiting ? 'on' : 'off'}, regional endpoint ${declared.regionalEndpoint === false ? 'none' : 'yes'}, trigger limit ${declared.triggerRps}/s` : 'nothing (a report of an older version)'}`);
+  for (const note of report.certification?.declared ?? []) say(`  - ${note}`);
+  say(`Load:           ${loadPlan(result.load)}`);
   const certification = report.certification;
   say(`Certification-grade: ${certification?.certificationGrade ? 'yes' : 'no'}`);
   for (const r of certification?.reasons ?? []) say(`  - ${r.text}`);
@@ -62,6 +66,14 @@ function suiteRelease(report: NonNullable<BundleVerification['report']>): string
   const files = `files ${suite?.digest ?? '(no digest)'}`;
   if (!suite?.release) return `${files}, no release manifest (not a release)`;
   return suite.release.digest === suite.digest && suite.release.version === suite.version ? `${files} = its release manifest` : `${files} ≠ its release manifest of ${suite.release.version} (${suite.release.digest})`;
+}
+
+/** What the load run was: engine, profile, scenarios, where its timelines came from, whether it ran to its end. */
+function loadPlan(load: BundleVerification['load']): string {
+  if (!load) return 'none (no load-summary.json: the rate-limit rules the load judges were not measured)';
+  const scenarios = (Array.isArray(load.scenarios) ? load.scenarios : []).map((s) => String(s?.scenario)).join(', ') || 'no scenario';
+  const source = load.target?.fromTimelines ? ', judged from recorded timelines (--from-timelines)' : '';
+  return `engine ${String(load.engine)}, profile ${String(load.profile ?? 'unnamed')}, scenarios ${scenarios}${source}${load.interrupted ? ', INTERRUPTED' : ''}`;
 }
 
 function signedBy(a: BundleVerification['attestation']): string {

@@ -1,7 +1,7 @@
 // The signing flags of `run --bundle` and `bundle`, checked before any work so a bad key or a missing identity
 // never costs a whole run.
 import type { Command } from 'commander';
-import { checkKeylessIdentity, readSigningKey, SigningError, type SigningMethod } from '../report/sign-attestation.ts';
+import { checkKeylessIdentity, readSigningKey, SigningError, type SigningMethod } from '../certify/sign-attestation.ts';
 import { UsageError } from './cli-error.ts';
 
 export interface SigningFlags {

@@ -3,6 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { verdictExitCode, type ConformanceReport } from '../report/conformance-report.ts';
 import { loadTargetFacts, loadTargetMismatch, reportTargetFacts } from '../report/load-target.ts';
+import { SECRET_PLACEHOLDERS } from '../config/env-vars.ts';
+import { Redactor } from '../report/redactor.ts';
 import { mergeIntoReport } from './merge-into-report.ts';
 import type { Timeline } from './timeline/format.ts';
 import type { LoadRuleVerdict } from './verdict/judge.ts';
@@ -32,6 +34,14 @@ export interface LoadInterruption {
   notRun: string[];
 }
 
+/** Every string of `value` with the keys replaced (a key inside a JSON string would not survive JSON escaping). */
+function redactedDeep<T>(value: T, redactor: Redactor): T {
+  if (typeof value === 'string') return redactor.text(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactedDeep(v, redactor)) as T;
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactor.text(k), redactedDeep(v, redactor)])) as T;
+  return value;
+}
+
 export function interruptionOf(signal: string, timelines: Timeline[], notRun: string[]): LoadInterruption {
   const cut = timelines.flatMap((tl) => (tl.interrupted ? [{ scenario: tl.scenario, atMs: Math.round(tl.interrupted.atMs), phasesNotJudged: tl.interrupted.phases.map((p) => p.name) }] : []));
   return { signal, cut, notRun };
@@ -41,8 +51,10 @@ export function interruptionOf(signal: string, timelines: Timeline[], notRun: st
  * Exit code: 130 when interrupted, 1 when a MUST rule failed; else, when the load joined a run's report, what that run
  * now is (0 conformant, 3 incomplete; a baseline run keeps its own exit); alone, 3 when a MUST rule was not verified, else 0.
  */
-export function reportLoad(reportDir: string, doc: LoadDocument, io: { log(s: string): void }): number {
+export function reportLoad(reportDir: string, measured: LoadDocument, io: { log(s: string): void }, keys: readonly (string | undefined)[] = []): number {
   const file = join(reportDir, 'load.json');
+  // why: a target may echo the caller's key in an answer (a 429 body): like a run, nothing is written or printed with it
+  const doc = redactedDeep(measured, new Redactor(keys.map((value) => ({ value: value ?? '', placeholder: SECRET_PLACEHOLDERS.apiKey }))));
   const mismatch = reportMismatch(reportDir, doc);
   if (mismatch) {
     io.log(`conformance load: ${mismatch}: nothing written to ${reportDir} and nothing merged (one target per report: give another --report-dir)`);

@@ -201,6 +201,7 @@ export type CertificationReasonCode =
   | 'no-drain'
   | 'interrupted'
   | 'unreleased-suite'
+  | 'code-injected'
   | 'leaks';
 
 export interface CertificationReason {

@@ -12,12 +12,19 @@ export function escapeMarkup(value: unknown): string {
   return String(value ?? '')
     .replace(INVALID_XML_CHARS, '')
     .replace(/[&<>"']/g, (c) => ENTITIES[c]!)
-    .replace(SHOWN_AS_REFERENCE, (c) => `&#x${c.charCodeAt(0).toString(16)};`);
+    .replace(SHOWN_AS_REFERENCE, (c) => `&#x${c.charCodeAt(0).toString(16)};`)
+    .replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-// why: legal in XML, but a terminal that shows junit.xml in a CI log acts on C1 controls (CSI) and bidi overrides reorder text
+// why: legal in XML, but a terminal that shows junit.xml in a CI log acts on C1 controls (CSI)
 // eslint-disable-next-line no-control-regex
-const SHOWN_AS_REFERENCE = /[\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+const SHOWN_AS_REFERENCE = /[\u007F-\u009F]/g;
+
+/**
+ * Characters that reorder or hide text: bidi controls (a browser applies them even as character references: `&#x202e;`
+ * reverses what follows), zero-width and invisible ones, line and paragraph separators. Shown as a visible `\u202e`.
+ */
+export const INVISIBLE = /[\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF]/g;
 
 /** Tagged template that escapes every interpolation unless it is already markup (`raw(...)`). */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Markup {
@@ -52,9 +59,9 @@ function render(value: unknown): string {
   return escapeMarkup(value);
 }
 
-// C0 and C1 controls (ESC, CSI, BEL…), DEL, and the bidirectional overrides that reorder what a terminal shows.
+// C0 and C1 controls (ESC, CSI, BEL…), DEL, and the INVISIBLE characters (bidi controls, zero-width ones).
 // eslint-disable-next-line no-control-regex
-const TERMINAL_UNSAFE = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+const TERMINAL_UNSAFE = /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF]/g;
 
 /** Longest line printed from untrusted text; the rest is cut, saying how much. */
 export const TERMINAL_LINE_MAX = 2000;

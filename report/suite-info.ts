@@ -25,6 +25,19 @@ export interface SuiteSource {
   digest?: string;
   /** The release manifest that came with those files: its version and the digest of its file list; null: none. */
   release?: { version: string; digest: string } | null;
+  /** Environment variables that load code the release does not hold (NODE_OPTIONS --require, …), as set for the run. */
+  injected?: Record<string, string>;
+}
+
+/** Variables through which code outside the suite's files runs inside it: Node's preloads and loaders, the dynamic linker's. */
+export const CODE_INJECTING_ENV = ['NODE_OPTIONS', 'NODE_PATH', 'NODE_LOADER', 'NODE_REPL_EXTERNAL_MODULE', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES'] as const;
+
+/** The code-injecting variables set in `env`, each with its value (cut to 200 characters). */
+export function injectedCode(env: Record<string, string | undefined> = process.env): Record<string, string> | undefined {
+  // why: NODE_OPTIONS also carries harmless flags (--max-old-space-size); only those that load a module count
+  const loads = (name: string, value: string) => name !== 'NODE_OPTIONS' || /(^|\s)(-r|--require|--import|--loader|--experimental-loader)(\s|=|$)/.test(value);
+  const set = CODE_INJECTING_ENV.filter((name) => (env[name] ?? '').trim() !== '' && loads(name, env[name]!)).map((name) => [name, env[name]!.slice(0, 200)] as const);
+  return set.length > 0 ? Object.fromEntries(set) : undefined;
 }
 
 
@@ -45,7 +58,8 @@ export function isReleasedSuite(s: SuiteSource & { version: string }): boolean {
 /** The suite whose files are at `root` (this suite's: suiteSource()). */
 export function suiteSourceAt(root: string): SuiteSource {
   const { digest, release } = suiteRelease(root);
-  return { ...readGitState(root), digest, release };
+  const injected = injectedCode();
+  return { ...readGitState(root), digest, release, ...(injected ? { injected } : {}) };
 }
 
 function readGitState(root: string): Pick<SuiteSource, 'commit' | 'dirty' | 'releaseTag'> {

@@ -11,7 +11,7 @@ export const RELEASE_MANIFEST = 'release-manifest.json';
 export const RELEASE_MANIFEST_FORMAT = 'notification-api-conformance/release-manifest';
 
 /** What a release ships: the code of every room a run loads, its data and the lock file, never tests or docs. */
-export const SHIPPED_DIRS = ['bin', 'cli', 'config', 'diff', 'fixtures', 'fuzz', 'harness', 'load', 'reference', 'report', 'requirements', 'schemas', 'suites'] as const;
+export const SHIPPED_DIRS = ['bin', 'certify', 'cli', 'config', 'diff', 'fixtures', 'fuzz', 'harness', 'load', 'reference', 'report', 'requirements', 'schemas', 'suites'] as const;
 export const SHIPPED_FILES = ['package.json', 'package-lock.json', '.npmrc', 'tsconfig.json', 'vitest.config.ts'] as const;
 
 export interface ReleaseManifest {

@@ -3,7 +3,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { SECRET_PLACEHOLDERS } from '../../config/env-vars.ts';
 import { UsageError } from '../cli-error.ts';
+import { escapeTerminal } from '../../report/markup.ts';
 import { addSigningOptions, signingMethod, type SigningFlags } from '../signing-options.ts';
 
 interface BundleFlags extends SigningFlags {
@@ -19,19 +21,32 @@ export function registerBundle(program: Command, env: Record<string, string | un
     .option('--out <file>', 'where the bundle goes (default REPORT_DIR/conformance-bundle.tar.gz)');
   addSigningOptions(command).action(async (flags: BundleFlags) => {
     // Loaded here, not at start: the report writers bring tar and the Sigstore signer.
-    const [{ resolveSettings }, { SigningError }, { ARTIFACTS, writeBundleFromDir }] = await Promise.all([
+    const [{ resolveSettings }, { SigningError }, { ARTIFACTS }, { writeBundleFromDir, KeyInBundleError }] = await Promise.all([
       import('../../config/resolve-settings.ts'),
-      import('../../report/sign-attestation.ts'),
+      import('../../certify/sign-attestation.ts'),
       import('../../report/write-reports.ts'),
+      import('../../certify/write-bundle.ts'),
     ]);
-    const dir = resolveSettings({ env, flags: { 'run.reportDir': flags.reportDir } }).run.reportDir;
+    // the keys come from the environment (and a config file), not from configuration.json, which holds them redacted;
+    // why: without a target in the environment, keys alone are a settings error that must not stop packaging
+    const keyVars = Object.values(SECRET_PLACEHOLDERS) as string[];
+    const withoutKeys = Object.fromEntries(Object.entries(env).filter(([name]) => !keyVars.includes(name)));
+    let settings: ReturnType<typeof resolveSettings>;
+    try {
+      settings = resolveSettings({ env, flags: { 'run.reportDir': flags.reportDir } });
+    } catch {
+      settings = resolveSettings({ env: withoutKeys, flags: { 'run.reportDir': flags.reportDir } });
+    }
+    const dir = settings.run.reportDir;
     const missing = [ARTIFACTS.conformanceJson, ARTIFACTS.junitXml, ARTIFACTS.configuration].filter((name) => !existsSync(join(dir, name)));
     if (missing.length > 0) throw new UsageError(`--report-dir ${dir} holds no complete run (missing ${missing.join(', ')}): run \`conformance run --report-dir ${dir}\` first`);
     const signing = signingMethod(flags, env);
     try {
-      const file = await writeBundleFromDir(dir, { ...(flags.out ? { file: flags.out } : {}), ...(signing ? { signing } : {}) });
+      const { apiKey, secondaryApiKey, restrictedApiKey } = settings.target;
+      const file = await writeBundleFromDir(dir, { onWarning: (line) => process.stderr.write(`conformance bundle: warning: ${escapeTerminal(line)}\n`), keys: [apiKey, secondaryApiKey, restrictedApiKey, ...keyVars.map((name) => env[name])], ...(flags.out ? { file: flags.out } : {}), ...(signing ? { signing } : {}) });
       process.stdout.write(`Bundle: ${file}${signing ? ' (signed: attestation.sigstore.json)' : ' (unsigned: add --sign-key FILE or --sign keyless to certify)'}\n`);
     } catch (error) {
+      if (error instanceof KeyInBundleError) throw new UsageError(error.message);
       if (error instanceof SigningError) throw new UsageError(`${error.message}; no bundle written`);
       if (error instanceof SyntaxError) throw new UsageError(`--report-dir ${dir}: a report file is not JSON (${error.message}); no bundle written`);
       throw error;

@@ -183,7 +183,7 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
       leaks: result.leaks,
       ...(interrupted ? { interrupted } : {}),
       timelines: result.timelines,
-    }, io);
+    }, io, [apiKey, opts.apiKey, ...references.map((r) => r.apiKeys.dev)]);
   } catch (error) {
     if (error instanceof ProvisioningError) return usage(`could not set up the load fixture: ${error.message}`);
     if (error instanceof K6RunError || error instanceof BoundsError) return usage(error.message);

@@ -70,11 +70,11 @@ export function registerRun(program: Command, env: Record<string, string | undef
       const signing = signingMethod(flags, env);
       if (signing && !flags.bundle) throw new UsageError(`${flags.signKey ? '--sign-key' : '--sign'} signs the certification bundle: add --bundle`);
       // Loaded here, not at start: the runner brings vitest, and `--version` or `reference` need none of it.
-      const [{ resolveSettings }, { writeBundleFromDir }, { runConformance }, { SigningError }, { gateVerdict }, { stepSummaryMarkdown }] = await Promise.all([
+      const [{ resolveSettings }, { writeBundleFromDir, KeyInBundleError }, { runConformance }, { SigningError }, { gateVerdict }, { stepSummaryMarkdown }] = await Promise.all([
         import('../../config/resolve-settings.ts'),
-        import('../../report/write-reports.ts'),
+        import('../../certify/write-bundle.ts'),
         import('../../harness/runner/conformance-run.ts'),
-        import('../../report/sign-attestation.ts'),
+        import('../../certify/sign-attestation.ts'),
         import('../../report/gate.ts'),
         import('../../report/step-summary.ts'),
       ]);
@@ -125,7 +125,7 @@ export function registerRun(program: Command, env: Record<string, string | undef
           const file = (bundle = await writeBundleFromDir(settings.run.reportDir, { settings, ...(typeof flags.bundle === 'string' ? { file: flags.bundle } : {}), ...(signing ? { signing } : {}) }));
           print(`Bundle: ${file}${signing ? ' (signed: attestation.sigstore.json)' : ' (unsigned: add --sign-key FILE or --sign keyless to certify)'}`);
         } catch (error) {
-          if (!(error instanceof SigningError)) throw error;
+          if (!(error instanceof SigningError) && !(error instanceof KeyInBundleError)) throw error;
           process.stderr.write(`conformance: ${error.message}\nconformance: no bundle written; the report is in ${settings.run.reportDir}/ — \`conformance bundle --report-dir ${settings.run.reportDir}\` signs it later\n`);
           return setExit(EXIT.usage);
         }

@@ -2,8 +2,8 @@
 // exit 0 CERTIFIED, 1 INVALID (a check failed: tampering, wrong key or identity), 3 intact but certifies nothing.
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { BundleVerification, TrustedRelease } from '../../report/certify-bundle.ts';
-import type { TrustPolicy } from '../../report/verify-attestation.ts';
+import type { BundleVerification, TrustedRelease } from '../../certify/certify-bundle.ts';
+import type { TrustPolicy } from '../../certify/verify-attestation.ts';
 import { EXIT, UsageError } from '../cli-error.ts';
 import { printBundleVerification } from '../print-bundle-verification.ts';
 import { verifyBundleDocument } from '../json-documents.ts';
@@ -29,9 +29,9 @@ export function registerVerifyBundle(program: Command, setExit: (code: number) =
     .action(async (file: string, flags: VerifyFlags) => {
       // Loaded here, not at start: Sigstore's verifier and tar serve this command only.
       const [{ certifyBundle }, { readBundle }, attestation, suite] = await Promise.all([
-        import('../../report/certify-bundle.ts'),
-        import('../../report/verify-bundle.ts'),
-        import('../../report/verify-attestation.ts'),
+        import('../../certify/certify-bundle.ts'),
+        import('../../certify/verify-bundle.ts'),
+        import('../../certify/verify-attestation.ts'),
         import('../../report/suite-info.ts'),
       ]);
       if (flags.suiteDigest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(flags.suiteDigest)) throw new UsageError(`--suite-digest takes sha256:<64 hex digits>, the digest published with a release; got "${flags.suiteDigest.slice(0, 80)}"`);
@@ -60,7 +60,7 @@ function trustedRelease(flags: VerifyFlags, { suiteSource, isReleasedSuite, SUIT
   return isReleasedSuite(own) ? { version: SUITE_VERSION, digest: own.digest!, source: `this verifier's own release ${SUITE_VERSION}` } : undefined;
 }
 
-function trustPolicy(flags: VerifyFlags, { readPublicKey, readTrustedRoots, TrustPolicyError }: typeof import('../../report/verify-attestation.ts')): TrustPolicy {
+function trustPolicy(flags: VerifyFlags, { readPublicKey, readTrustedRoots, TrustPolicyError }: typeof import('../../certify/verify-attestation.ts')): TrustPolicy {
   const keyless = flags.certificateIdentity !== undefined || flags.certificateOidcIssuer !== undefined || flags.trustedRoot !== undefined;
   if (flags.publicKey && keyless) throw new UsageError('--public-key checks a key signature; --certificate-identity/--certificate-oidc-issuer/--trusted-root a keyless one: give one or the other');
   try {

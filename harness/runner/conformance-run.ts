@@ -7,7 +7,7 @@ import { compareWithExpectations, loadExpectations, type Expectations } from '..
 import { redactorFor } from '../../report/redactor.ts';
 import { closeTransport } from '../http/transport.ts';
 import { allureResultsDir } from '../../report/allure-report.ts';
-import { assessCertification } from '../../report/certification.ts';
+import { assessCertification } from '../../certify/certification.ts';
 import { buildReport, verdictExitCode, type ConformanceReport, type ExpectationOutcome } from '../../report/conformance-report.ts';
 import { declaredConfiguration, describeDeclared } from '../../report/declared-configuration.ts';
 import { computeVerdicts } from '../../report/verdicts.ts';

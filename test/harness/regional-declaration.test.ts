@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../config/resolve-settings.ts';
-import { assessCertification } from '../../report/certification.ts';
+import { assessCertification } from '../../certify/certification.ts';
 import { runCli } from '../hostile/run-cli.ts';
 
 describe('declaring no regional endpoint', () => {

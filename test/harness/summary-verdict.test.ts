@@ -3,7 +3,7 @@
 // not verified makes the run incomplete; and the certification grade names every reason a run cannot certify.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../config/settings.ts';
-import { assessCertification } from '../../report/certification.ts';
+import { assessCertification } from '../../certify/certification.ts';
 import { buildReport, verdictExitCode, type ConformanceReport } from '../../report/conformance-report.ts';
 import { computeVerdicts } from '../../report/verdicts.ts';
 import { conformanceHtml } from '../../report/conformance-html.ts';

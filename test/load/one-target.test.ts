@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadCommand, type LoadCommandOptions } from '../../cli/commands/load-command.ts';
 import { startReference, type RunningReference } from '../../reference/index.ts';
 import { loadSummaryTargetCheck } from '../../report/load-target.ts';
-import { verifyBundle } from '../../report/verify-bundle.ts';
+import { verifyBundle } from '../../certify/verify-bundle.ts';
 import { runCli } from '../hostile/run-cli.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'load-one-target-'));

@@ -2,7 +2,7 @@
 // its attachments carry their data base64-encoded, where a plain text search would never see a key).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readBundle } from '../../report/verify-bundle.ts';
+import { readBundle } from '../../certify/verify-bundle.ts';
 
 export interface Hit {
   where: string;

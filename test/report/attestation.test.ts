@@ -10,14 +10,16 @@ import { create } from 'tar';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.ts';
 import { DEFAULT_SETTINGS } from '../../config/settings.ts';
-import { ATTESTATION_FILE, buildStatement } from '../../report/attestation.ts';
-import { BUNDLE_FILES, bundleFiles, MANIFEST, redactSettings, sha256, writeArchive } from '../../report/bundle.ts';
-import { certifyBundle } from '../../report/certify-bundle.ts';
+import { ATTESTATION_FILE, buildStatement } from '../../certify/attestation.ts';
+import { BUNDLE_FILES, bundleFiles, MANIFEST, sha256, writeArchive } from '../../certify/bundle.ts';
+import { redactSettings } from '../../report/redacted-settings.ts';
+import { certifyBundle } from '../../certify/certify-bundle.ts';
+import { DECISIVE_LOAD_SCENARIOS } from '../../certify/load-plan.ts';
 import type { ConformanceReport } from '../../report/conformance-report.ts';
 import { junitXml } from '../../report/junit.ts';
-import { readSigningKey, signStatement } from '../../report/sign-attestation.ts';
-import { readPublicKey, readTrustedRoots, type TrustPolicy } from '../../report/verify-attestation.ts';
-import { readBundle } from '../../report/verify-bundle.ts';
+import { readSigningKey, signStatement } from '../../certify/sign-attestation.ts';
+import { readPublicKey, readTrustedRoots, type TrustPolicy } from '../../certify/verify-attestation.ts';
+import { readBundle } from '../../certify/verify-bundle.ts';
 import { runCli } from '../hostile/run-cli.ts';
 import { certifiableReport, RELEASED_DIGEST, sampleRecords, sampleReport } from './sample-report.ts';
 
@@ -44,7 +46,8 @@ function unsignedFiles(report: ConformanceReport = certifiableReport()): Map<str
     report,
     junitXml: junitXml(report),
     settings: { ...structuredClone(DEFAULT_SETTINGS), target: { baseUrl: report.target.baseUrl, apiKey: 'sk_live_vendor_key' } },
-    loadJson: { format: 'notification-api-conformance/load', target: { ...report.target }, expectedRps: report.target.declared?.triggerRps ?? 600, verdicts: [], timelines: [] },
+    // a full load of every scenario that can fail over the limit, against the run's target: what certification needs
+    loadJson: { format: 'notification-api-conformance/load', profile: 'full', target: { ...report.target }, expectedRps: report.target.declared?.triggerRps ?? 600, verdicts: [], timelines: DECISIVE_LOAD_SCENARIOS.map((scenario) => ({ scenario, engine: 'node', target: report.target.baseUrl, plan: { phases: [] }, routes: {} })) },
   });
 }
 

@@ -8,11 +8,11 @@ import { constants, deflateRawSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.ts';
 import { DEFAULT_SETTINGS } from '../../config/settings.ts';
-import { ATTESTATION_FILE, buildStatement } from '../../report/attestation.ts';
-import { ARCHIVE_LIMITS } from '../../report/bounded-archive.ts';
-import { BUNDLE_FILES, bundleFiles, writeArchive } from '../../report/bundle.ts';
+import { ATTESTATION_FILE, buildStatement } from '../../certify/attestation.ts';
+import { ARCHIVE_LIMITS } from '../../certify/bounded-archive.ts';
+import { BUNDLE_FILES, bundleFiles, writeArchive } from '../../certify/bundle.ts';
 import { junitXml } from '../../report/junit.ts';
-import { readSigningKey, signStatement } from '../../report/sign-attestation.ts';
+import { readSigningKey, signStatement } from '../../certify/sign-attestation.ts';
 import { vendorKey } from './vendor-key.ts';
 import { certifiableReport, RELEASED_DIGEST } from './sample-report.ts';
 

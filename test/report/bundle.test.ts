@@ -5,9 +5,9 @@ import { create } from 'tar';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.ts';
 import { DEFAULT_SETTINGS } from '../../config/settings.ts';
-import { BUNDLE_FILES, bundleFiles, MANIFEST, sha256, writeBundle, type BundleInput } from '../../report/bundle.ts';
+import { BUNDLE_FILES, bundleFiles, MANIFEST, sha256, writeBundle, type BundleInput } from '../../certify/bundle.ts';
 import { junitXml } from '../../report/junit.ts';
-import { readBundle, verifyBundle } from '../../report/verify-bundle.ts';
+import { readBundle, verifyBundle } from '../../certify/verify-bundle.ts';
 import { sampleRecords, sampleReport } from './sample-report.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bundle-test-'));

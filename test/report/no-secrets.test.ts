@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printSummary, progressPrinter } from '../../cli/progress.ts';
 import { resolveSettings } from '../../config/resolve-settings.ts';
 import { buildAllureReport } from '../../report/allure-report.ts';
-import { writeBundleFromDir } from '../../report/write-reports.ts';
+import { writeBundleFromDir } from '../../certify/write-bundle.ts';
 import { runConformance, type RunOutcome } from '../../harness/runner/conformance-run.ts';
 import { startReference, type RunningReference } from '../../reference/index.ts';
 import { findSecretsInDir, findSecretsInText } from './artifact-scan.ts';

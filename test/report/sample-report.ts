@@ -1,7 +1,7 @@
 // A small conformance report and its records, for tests of the artifacts written from them.
 import { REQUIREMENTS } from '../../requirements/index.ts';
 import { DEFAULT_SETTINGS } from '../../config/settings.ts';
-import { assessCertification } from '../../report/certification.ts';
+import { assessCertification } from '../../certify/certification.ts';
 import { computeVerdicts } from '../../report/verdicts.ts';
 import { buildReport, type ConformanceReport } from '../../report/conformance-report.ts';
 import type { TestRecord } from '../../report/test-record.ts';

@@ -6,14 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../config/settings.ts';
-import { bundleFiles, writeArchive } from '../../report/bundle.ts';
-import { assessCertification } from '../../report/certification.ts';
-import { certifyBundle } from '../../report/certify-bundle.ts';
+import { bundleFiles, writeArchive } from '../../certify/bundle.ts';
+import { assessCertification } from '../../certify/certification.ts';
+import { certifyBundle } from '../../certify/certify-bundle.ts';
 import type { ConformanceReport } from '../../report/conformance-report.ts';
 import { junitXml } from '../../report/junit.ts';
 import { isReleasedSuite, REPO_ROOT, SUITE_NAME, SUITE_VERSION, suiteSourceAt } from '../../report/suite-info.ts';
 import { RELEASE_MANIFEST, ruleCatalogDigest, SHIPPED_DIRS, SHIPPED_FILES, writeReleaseManifest } from '../../report/suite-release.ts';
-import { readBundle } from '../../report/verify-bundle.ts';
+import { readBundle } from '../../certify/verify-bundle.ts';
 import { certifiableReport, RELEASED_DIGEST } from './sample-report.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'suite-release-'));

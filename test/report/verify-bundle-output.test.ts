@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.ts';
 import { DEFAULT_SETTINGS } from '../../config/settings.ts';
-import { ATTESTATION_FILE, buildStatement } from '../../report/attestation.ts';
-import { BUNDLE_FILES, bundleFiles, MANIFEST, sha256, writeArchive } from '../../report/bundle.ts';
+import { ATTESTATION_FILE, buildStatement } from '../../certify/attestation.ts';
+import { BUNDLE_FILES, bundleFiles, MANIFEST, sha256, writeArchive } from '../../certify/bundle.ts';
 import type { ConformanceReport } from '../../report/conformance-report.ts';
 import { junitXml } from '../../report/junit.ts';
 import { escapeMarkup, escapeTerminal, escapeTerminalLines } from '../../report/markup.ts';
-import { keyIdOf, readSigningKey, signStatement } from '../../report/sign-attestation.ts';
+import { keyIdOf, readSigningKey, signStatement } from '../../certify/sign-attestation.ts';
 import { vendorKey } from './vendor-key.ts';
 import { certifiableReport, RELEASED_DIGEST } from './sample-report.ts';
 
@@ -55,7 +55,7 @@ describe('verify-bundle output', () => {
     expect(escapeTerminal('x'.repeat(10), 4)).toBe('xxxx… (6 more characters)');
     expect(escapeTerminalLines('a\tb\nc\x1b[8m')).toBe('a\tb\nc\\x1b[8m');
     // HTML and JUnit: C0 controls are dropped (XML forbids them); C1 controls and bidi overrides become references
-    expect(escapeMarkup('a\x1b[2J\u009b1m\u202Eb<')).toBe('a[2J&#x9b;1m&#x202e;b&lt;');
+    expect(escapeMarkup('a\x1b[2J\u009b1m\u202Eb<')).toBe('a[2J&#x9b;1m\\u202eb&lt;');
   });
 
   it('a tampered bundle whose target draws a CERTIFIED screen prints it escaped, as an unverified claim, and is INVALID', async () => {

@@ -1,9 +1,9 @@
 // Whether a run can back a certification, and if not, every reason. Derived only from the report and the run's
 // settings, so `verify-bundle` recomputes it from the bundle's files and catches a flag edited by hand.
 import { basename } from 'node:path';
-import { isReleasedSuite } from './suite-info.ts';
-import { declarationNotes } from './declared-off.ts';
-import type { Certification, CertificationReason, CertificationReasonCode, ConformanceReport } from './conformance-report.ts';
+import { isReleasedSuite } from '../report/suite-info.ts';
+import { declarationNotes } from '../report/declared-off.ts';
+import type { Certification, CertificationReason, CertificationReasonCode, ConformanceReport } from '../report/conformance-report.ts';
 
 /** The run options that bear on certification: `settings.run`, or the `run` section of a bundle's configuration.json. */
 export interface CertificationRunOptions {
@@ -29,6 +29,8 @@ export function assessCertification(report: ReportFacts, run: CertificationRunOp
   if (run.noDrain) add('no-drain', '--no-drain: the rate-limit rules ran without draining the buckets first');
   if (report.summary.interrupted) add('interrupted', 'the run was interrupted before every suite finished');
   if (!isReleasedSuite(report.suite)) add('unreleased-suite', unreleased(report.suite));
+  const injected = Object.keys(report.suite.injected ?? {});
+  if (injected.length > 0) add('code-injected', `code outside the release could run inside the suite: ${injected.join(', ')} set for the run`);
   if (report.leaks.length > 0) add('leaks', `${report.leaks.length} resource(s) the run created were left behind on the target`);
   const declared = report.target.declared ? declarationNotes(report.target.declared) : [];
   return { certificationGrade: reasons.length === 0, reasons, ...(declared.length > 0 ? { declared } : {}) };

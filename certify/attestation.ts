@@ -1,8 +1,9 @@
 // The certification attestation: an in-toto Statement whose subjects are every file of the bundle (by SHA-256) and
 // whose predicate says who ran what against which target with which result. It is built from the bundle's files
 // alone, so a verifier rebuilds it from the files it received and compares it with what was signed.
+import { parseBoundedJson } from './bounded-json.ts';
 import { BUNDLE_FILES, sha256 } from './bundle.ts';
-import type { ConformanceReport } from './conformance-report.ts';
+import type { ConformanceReport } from '../report/conformance-report.ts';
 
 /** The Sigstore bundle (v0.3, DSSE envelope) inside the certification bundle. */
 export const ATTESTATION_FILE = 'attestation.sigstore.json';
@@ -60,5 +61,5 @@ function predicateOf(files: ReadonlyMap<string, string | Buffer>): Certification
 function parse<T>(files: ReadonlyMap<string, string | Buffer>, name: string): T {
   const content = files.get(name);
   if (content === undefined) throw new Error(`${name} is missing`);
-  return JSON.parse(content.toString()) as T;
+  return parseBoundedJson(content) as T;
 }

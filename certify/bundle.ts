@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { create } from 'tar';
 import { SPEC_VERSION } from '../requirements/index.ts';
-import { withoutCredentials } from '../config/network-settings.ts';
 import type { Settings } from '../config/settings.ts';
-import type { Redactor } from './redactor.ts';
-import { REPO_ROOT, SUITE_NAME, SUITE_VERSION, suiteSource } from './suite-info.ts';
-import type { ConformanceReport } from './conformance-report.ts';
+import type { Redactor } from '../report/redactor.ts';
+import { redactSettings } from '../report/redacted-settings.ts';
+import { SUITE_NAME, SUITE_VERSION, suiteSource } from '../report/suite-info.ts';
+import type { ConformanceReport } from '../report/conformance-report.ts';
 
 export const BUNDLE_FILE = 'conformance-bundle.tar.gz';
 export const BUNDLE_FORMAT = 'notification-api-conformance/bundle';
@@ -26,8 +26,6 @@ export const BUNDLE_FILES = {
   provenance: 'provenance.json',
   loadSummary: 'load-summary.json',
 } as const;
-
-export const REDACTED = '[REDACTED]';
 
 export interface BundleInput {
   report: ConformanceReport;
@@ -79,23 +77,6 @@ function manifest(files: Map<string, string>): string {
   return [...files].map(([name, content]) => `${sha256(content)}  ${name}\n`).join('');
 }
 
-/** The resolved settings as run, with every key replaced; whether a key was given stays visible. */
-export function redactSettings(settings: Settings): unknown {
-  const copy = structuredClone(settings) as Settings & { target: Record<string, unknown> };
-  for (const key of ['apiKey', 'secondaryApiKey', 'restrictedApiKey'] as const) {
-    if (copy.target[key] !== undefined) copy.target[key] = REDACTED;
-  }
-  // Header values (gateway tokens) and proxy passwords are secrets like the keys: names stay, values go.
-  if (copy.network?.headers) copy.network.headers = Object.fromEntries(Object.keys(copy.network.headers).map((k) => [k, REDACTED]));
-  for (const proxy of ['httpProxy', 'httpsProxy'] as const) if (copy.network?.[proxy]) copy.network[proxy] = withoutCredentials(copy.network[proxy]!);
-  // Container environment values are the candidate's secrets (passwords, tokens): only their names are kept.
-  if (copy.target.imageEnv) copy.target.imageEnv = Object.fromEntries(Object.keys(copy.target.imageEnv as object).map((k) => [k, REDACTED]));
-  // why: a bundle travels; the signer's directories (home, CI workspace) are nobody else's business
-  if (copy.run?.reportDir !== undefined) copy.run.reportDir = basename(copy.run.reportDir);
-  if (copy.run?.expectations !== undefined) copy.run.expectations = basename(copy.run.expectations);
-  return copy;
-}
-
 function provenance(report: ConformanceReport) {
   return {
     format: BUNDLE_FORMAT,
@@ -125,8 +106,10 @@ export function loadSummary(doc: unknown): unknown {
     formatVersion: d.formatVersion,
     engine: d.engine,
     profile: d.profile,
-    target: d.target,
+    // why: a bundle travels: the timeline files are named by their name and digest, never by a local path
+    target: summaryTarget(d.target, timelines),
     expectedRps: d.expectedRps,
+    interrupted: d.interrupted ?? false,
     startedAt: d.startedAt,
     finishedAt: d.finishedAt,
     verdicts: d.verdicts,
@@ -137,6 +120,9 @@ export function loadSummary(doc: unknown): unknown {
       return {
         scenario: tl.scenario,
         engine: tl.engine,
+        target: tl.target,
+        phases: Array.isArray((tl.plan as { phases?: unknown } | undefined)?.phases) ? ((tl.plan as { phases: { name?: unknown }[] }).phases.map((p) => p?.name)) : [],
+        ...(tl.interrupted ? { interrupted: tl.interrupted } : {}),
         startedAt: tl.startedAt,
         durationMs: tl.durationMs,
         routes: Object.fromEntries(Object.entries(routes).map(([name, r]) => {
@@ -146,4 +132,11 @@ export function loadSummary(doc: unknown): unknown {
       };
     }),
   };
+}
+
+function summaryTarget(target: unknown, timelines: unknown[]): unknown {
+  if (typeof target !== 'object' || target === null) return target;
+  const { fromTimelines, ...rest } = target as Record<string, unknown>;
+  if (!Array.isArray(fromTimelines)) return rest;
+  return { ...rest, fromTimelines: fromTimelines.map((file, i) => ({ name: basename(String(file)), sha256: timelines[i] === undefined ? null : sha256(JSON.stringify(timelines[i])) })) };
 }

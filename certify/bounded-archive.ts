@@ -19,6 +19,8 @@ export class BundleError extends Error {}
 const BLOCK = 512;
 /** tar pads an archive with zeros to a record of 20 blocks; zeros up to that boundary carry nothing. */
 const RECORD = 20 * BLOCK;
+/** A long-name record names one path; node-tar skips bigger ones (over 1 MiB) where other readers apply them. */
+const META_BYTES = 64 * 1024;
 const MiB = (n: number) => `${n / (1024 * 1024)} MiB`;
 
 /** The plain files of the archive, name → content. Throws BundleError naming the cap or the defect. */
@@ -73,13 +75,21 @@ function gunzipOneMember(gz: Buffer, cap: number): Buffer {
   return data;
 }
 
-/** Walks the 512-byte headers to the end-of-archive marker, capping the entries; returns where the archive ends. */
+/**
+ * Walks the 512-byte headers to the end-of-archive marker, capping the entries; returns where the archive ends.
+ * Every entry must be one this reader interprets as `tar -x` and Python's tarfile do: a regular file, or a long-name
+ * record for the file that follows it. Another type flag (tarfile and GNU tar extract an unknown one as a regular
+ * file; node-tar skips it) or any other meta record would let them unpack what is never checked here.
+ */
 function endOfArchive(tar: Buffer, limits: typeof ARCHIVE_LIMITS): number {
   let at = 0;
   let entries = 0;
+  let pendingMeta: string | undefined;
+  let paxSize: number | undefined;
   while (at + BLOCK <= tar.length) {
     if (isZero(tar, at, at + BLOCK)) {
       if (at + 2 * BLOCK > tar.length || !isZero(tar, at + BLOCK, at + 2 * BLOCK)) throw new BundleError(`a lone zero block at byte ${at}: not a tar end-of-archive marker`);
+      if (pendingMeta) throw new BundleError(`a ${pendingMeta} record at the end of the archive names no file`);
       const end = at + 2 * BLOCK;
       const padded = Math.min(tar.length, Math.ceil(end / RECORD) * RECORD);
       if (tar.length > padded || !isZero(tar, end, padded)) throw new BundleError(`${tar.length - end} byte(s) follow the end-of-archive marker: another tar reader would extract what is there`);
@@ -88,9 +98,41 @@ function endOfArchive(tar: Buffer, limits: typeof ARCHIVE_LIMITS): number {
     if (++entries > limits.entries) throw new BundleError(`more than ${limits.entries} entries (a bundle holds 7 files at most)`);
     const size = entrySize(tar, at);
     if (size > limits.entryBytes) throw new BundleError(`an entry of ${size} bytes, over the ${MiB(limits.entryBytes)} one file of a bundle may take`);
+    const type = String.fromCharCode(tar[at + 156]!);
+    const data = () => tar.subarray(at + BLOCK, Math.min(tar.length, at + BLOCK + size));
+    if (type === '0') {
+      if (pendingMeta === 'pax' && paxSize !== undefined && paxSize !== size) throw new BundleError(`an entry at byte ${at} is ${size} bytes by its header and ${paxSize} by the pax record before it: tar readers would disagree where the next entry starts`);
+      pendingMeta = undefined;
+      paxSize = undefined;
+    } else if ((type === 'x' || type === 'L') && pendingMeta === undefined && size <= META_BYTES) {
+      pendingMeta = type === 'x' ? 'pax' : 'long-name';
+      if (type === 'x') paxSize = paxRecords(data(), at);
+    } else {
+      throw new BundleError(`an entry at byte ${at} of tar type ${JSON.stringify(type)}${pendingMeta ? ` after a ${pendingMeta} record` : ''}: a bundle holds regular files only (type "0"), each at most after one long-name record of up to ${META_BYTES} bytes`);
+    }
     at += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
   }
   throw new BundleError('the tar archive has no end-of-archive marker (truncated)');
+}
+
+/** The size a pax header carries (undefined: none); any record but the long name (`path`) and `size` is refused. */
+function paxRecords(data: Buffer, header: number): number | undefined {
+  let size: number | undefined;
+  let at = 0;
+  while (at < data.length) {
+    const space = data.indexOf(0x20, at);
+    const length = space > at ? Number(data.subarray(at, space).toString('latin1')) : NaN;
+    if (!Number.isSafeInteger(length) || length <= space - at + 1 || at + length > data.length || data[at + length - 1] !== 0x0a) throw new BundleError(`the pax header at byte ${header} has a malformed record`);
+    const record = data.subarray(space + 1, at + length - 1).toString('utf8');
+    const eq = record.indexOf('=');
+    const key = eq > 0 ? record.slice(0, eq) : '';
+    if (key === 'size') {
+      if (!/^[0-9]{1,15}$/.test(record.slice(eq + 1))) throw new BundleError(`the pax header at byte ${header} has a malformed size`);
+      size = Number(record.slice(eq + 1));
+    } else if (key !== 'path') throw new BundleError(`the pax header at byte ${header} carries "${key.slice(0, 40)}": a bundle's archive may name a long path in it, nothing else`);
+    at += length;
+  }
+  return size;
 }
 
 function entrySize(tar: Buffer, header: number): number {

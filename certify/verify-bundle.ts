@@ -5,14 +5,18 @@
 import { isDeepStrictEqual } from 'node:util';
 import { REQUIREMENTS, SPEC_VERSION } from '../requirements/index.ts';
 import { ATTESTATION_FILE } from './attestation.ts';
+import { parseBoundedJson } from './bounded-json.ts';
 import { readBoundedTarGz } from './bounded-archive.ts';
-import { BUNDLE_FILES, MANIFEST, REDACTED, sha256 } from './bundle.ts';
+import { REDACTED } from '../report/redacted-settings.ts';
+import { BUNDLE_FILES, MANIFEST, sha256 } from './bundle.ts';
 import { assessCertification, type CertificationRunOptions } from './certification.ts';
-import { loadSummaryTargetCheck } from './load-target.ts';
-import { buildReport, reportInputOf, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from './conformance-report.ts';
-import { junitXml } from './junit.ts';
-import { ruleCatalogDigest } from './suite-release.ts';
-import { decisiveGap, type RuleVerdict } from './verdicts.ts';
+import { loadSummaryTargetCheck } from '../report/load-target.ts';
+import { buildReport, reportInputOf, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from '../report/conformance-report.ts';
+import { junitXml } from '../report/junit.ts';
+import { ruleCatalogDigest } from '../report/suite-release.ts';
+import { decisiveGap, type RuleVerdict } from '../report/verdicts.ts';
+import { declaredOff } from '../report/declared-off.ts';
+import type { FeatureSettings } from '../config/settings.ts';
 
 export interface Check {
   ok: boolean;
@@ -78,15 +82,20 @@ function checkReport(report: ConformanceReport, check: (ok: boolean, what: strin
   check(report.spec?.version === SPEC_VERSION, `the report is for spec ${SPEC_VERSION}, the version this verifier knows (${report.spec?.version})`);
   check(report.spec?.catalogDigest === ruleCatalogDigest(), `the verdicts answer this verifier's rule catalog (${ruleCatalogDigest()})${report.spec?.catalogDigest === ruleCatalogDigest() ? '' : `, not ${report.spec?.catalogDigest ?? 'an unnamed one'}`}`);
   const rules = Array.isArray(report.requirements) ? report.requirements : [];
+  // why: Maps and Sets, never a search per rule: the work stays linear in what the bundle holds
+  const catalog = new Map(REQUIREMENTS.map((r) => [r.id as string, r]));
   const ids = rules.map((r) => r.id);
-  const missing = REQUIREMENTS.filter((r) => !ids.includes(r.id)).map((r) => r.id);
-  const extra = ids.filter((id) => !REQUIREMENTS.some((r) => r.id === id));
-  const duplicates = ids.filter((id, i) => ids.indexOf(id) !== i);
+  const present = new Set(ids);
+  const missing = REQUIREMENTS.filter((r) => !present.has(r.id)).map((r) => r.id);
+  const extra = ids.filter((id) => !catalog.has(id));
+  const seen = new Set<string>();
+  const duplicates = ids.filter((id) => seen.has(id) || !seen.add(id));
   check(missing.length === 0, `every rule of the catalog is present${missing.length ? ` (missing ${missing.join(', ')})` : ` (${REQUIREMENTS.length})`}`);
   check(extra.length === 0 && duplicates.length === 0, `no unknown or repeated rule${extra.length + duplicates.length ? ` (${[...extra, ...duplicates].join(', ')})` : ''}`);
-  const wrongLevel = rules.filter((r) => REQUIREMENTS.find((q) => q.id === r.id && q.level !== r.level)).map((r) => r.id);
+  const wrongLevel = rules.filter((r) => catalog.has(r.id) && catalog.get(r.id)!.level !== r.level).map((r) => r.id);
   check(wrongLevel.length === 0, `every rule has its catalog level${wrongLevel.length ? ` (not ${wrongLevel.join(', ')})` : ''}`);
-  const impossible = rules.filter((r) => !verdictFits(r)).map((r) => `${r.id}=${r.verdict}`);
+  const declared = (report.target?.declared ?? {}) as Partial<FeatureSettings>;
+  const impossible = rules.filter((r) => !verdictFits(r, declared, catalog.get(r.id)?.area ?? '')).map((r) => `${r.id}=${r.verdict}`);
   check(impossible.length === 0, `every verdict fits its tests${impossible.length ? ` (not ${impossible.join(', ')})` : ''}`);
   try {
     const rebuilt = buildReport(reportInputOf(report, rules));
@@ -121,8 +130,8 @@ function checkCertification(report: ConformanceReport, run: CertificationRunOpti
   }
 }
 
-/** A pass needs a passing test, no failure and a passed decisive test when the rule has any; fail needs a failed MUST-level test; warn some failed test. */
-function verdictFits(rule: RuleVerdict): boolean {
+/** not-applicable needs the target's declaration to take the rule out; a pass needs a passing test, no failure and a passed decisive test when the rule has any; fail needs a failed MUST-level test; warn some failed test. */
+function verdictFits(rule: RuleVerdict, declared: Partial<FeatureSettings>, area: string): boolean {
   const tests = Array.isArray(rule.tests) ? rule.tests : [];
   const failed = tests.filter((t) => t.status === 'failed');
   switch (rule.verdict) {
@@ -133,8 +142,10 @@ function verdictFits(rule: RuleVerdict): boolean {
     case 'warn':
       return failed.length > 0 && !(rule.level === 'MUST' && failed.some((t) => t.level !== 'SHOULD'));
     case 'not-verified':
-    case 'not-applicable':
       return failed.length === 0;
+    case 'not-applicable':
+      // why: only a declaration takes a rule out (declared-off.ts); a verdict re-signed as not-applicable has none
+      return failed.length === 0 && declaredOff({ id: rule.id, area }, declared) !== undefined;
     default:
       return false;
   }
@@ -144,7 +155,7 @@ function parseJson<T>(files: Map<string, Buffer>, name: string, check: (ok: bool
   const content = files.get(name);
   if (!content) return undefined;
   try {
-    return JSON.parse(content.toString('utf8')) as T;
+    return parseBoundedJson(content) as T;
   } catch (error) {
     check(false, `${name} is JSON (${(error as Error).message})`);
     return undefined;

@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { BUNDLE_V03_MEDIA_TYPE, bundleFromJSON, type Bundle } from '@sigstore/bundle';
 import { TrustedRoot } from '@sigstore/protobuf-specs';
 import { toSignedEntity, toTrustMaterial, Verifier, type TrustMaterial } from '@sigstore/verify';
+import { parseBoundedJson } from './bounded-json.ts';
 import { ATTESTATION_FILE, buildStatement, IN_TOTO_PAYLOAD_TYPE, PREDICATE_TYPE, STATEMENT_TYPE, type Statement } from './attestation.ts';
 import { keyIdOf } from './sign-attestation.ts';
 
@@ -92,7 +93,7 @@ export function verifyAttestation(files: ReadonlyMap<string, Buffer>, policy: Tr
   }
   let bundle: Bundle;
   try {
-    bundle = bundleFromJSON(JSON.parse(raw.toString('utf8')));
+    bundle = bundleFromJSON(parseBoundedJson(raw));
   } catch (error) {
     check(false, `${ATTESTATION_FILE} is a Sigstore bundle (${(error as Error).message.split('\n')[0]})`);
     return { signed: true, signatureVerified: false };
@@ -132,17 +133,23 @@ function verifySignature(bundle: Bundle, policy: Exclude<TrustPolicy, { kind: 'n
     const ok = attempt(() => new Verifier(trust, { tlogThreshold: 0, ctlogThreshold: 0, timestampThreshold: 0 }).verify(toSignedEntity(bundle)), what, check);
     return { signed: true, signatureChecked: true, signatureVerified: ok, signer: `key ${keyId}` };
   }
-  const what = `the signature verifies with a Fulcio certificate for ${policy.subjectAlternativeName} (issuer ${policy.issuer}), logged in Rekor`;
+  const what = `the signature verifies with a Fulcio certificate for exactly ${policy.subjectAlternativeName} (issuer exactly ${policy.issuer}), logged in Rekor`;
   if (material === 'publicKey') {
     check(false, `${what}: the attestation was signed with a key; verify it with --public-key`);
     return { signed: true, signatureVerified: false };
   }
-  const ok = attempt(
-    () => new Verifier(mergeTrust(policy.trustedRoots)).verify(toSignedEntity(bundle), { subjectAlternativeName: policy.subjectAlternativeName, extensions: { issuer: policy.issuer } }),
-    what,
-    check,
-  );
-  return { signed: true, signatureChecked: true, signatureVerified: ok, signer: `${policy.subjectAlternativeName} (issuer ${policy.issuer})` };
+  // why: @sigstore/verify tests a policy's SAN as an unanchored regular expression (…@refs/heads/main would accept
+  // …@refs/heads/main-unreviewed); the chain, log and signature are checked there, the identity here, exactly
+  let identity: { san?: string; issuer?: string } | undefined;
+  const verified = attempt(() => {
+    const signer = new Verifier(mergeTrust(policy.trustedRoots)).verify(toSignedEntity(bundle));
+    identity = { san: signer.identity?.subjectAlternativeName, issuer: signer.identity?.extensions?.issuer };
+  }, 'the signature and its Fulcio certificate verify under the trusted root, logged in Rekor', check);
+  if (!verified || !identity) return { signed: true, signatureChecked: true, signatureVerified: false };
+  const certified = `${identity.san ?? 'no identity'} (issuer ${identity.issuer ?? 'none'})`;
+  const ok = identity.san === policy.subjectAlternativeName && identity.issuer === policy.issuer;
+  check(ok, ok ? `the certificate names exactly the expected identity ${certified}` : `${what}: the certificate names ${certified}`);
+  return ok ? { signed: true, signatureChecked: true, signatureVerified: true, signer: certified } : { signed: true, signatureChecked: true, signatureVerified: false };
 }
 
 function attempt(verify: () => unknown, what: string, check: CheckFn): boolean {
@@ -161,7 +168,7 @@ function checkStatement(payloadType: string, payload: Buffer, files: ReadonlyMap
   check(payloadType === IN_TOTO_PAYLOAD_TYPE, `the signed payload is an in-toto statement (${payloadType})`);
   let signed: Statement;
   try {
-    signed = JSON.parse(payload.toString('utf8')) as Statement;
+    signed = parseBoundedJson(payload) as Statement;
   } catch (error) {
     check(false, `the signed statement is JSON (${(error as Error).message})`);
     return;
