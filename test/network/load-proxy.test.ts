@@ -36,7 +36,8 @@ test('the fixture and every load request of a given target pass the proxy, carry
     { target: reference.baseUrl, apiKey: reference.apiKeys.dev, network: { httpProxy: proxyUrl, headers: { 'X-Tenant': 'acme' } }, scenarios: ['bulk-cost'], engine: 'node', rateLimitRps: 600, reportDir: join(root, 'r'), allowRemoteLoad: false, profile: 'short', durationS: 1 },
     { log: (s) => lines.push(s) },
   );
-  expect(code, lines.join('\n')).toBeLessThan(2);
+  // bulk-cost alone offers the trigger limit no over-limit phase: RL-05 stays not verified (exit 3), nothing fails
+  expect([0, 3], lines.join('\n')).toContain(code);
   const origin = reference.baseUrl.replace(/\/$/, '');
   expect(proxy.seen).toContain(`POST ${origin}/v2/workflows`);
   const load = proxy.seen.filter((s) => s.startsWith(`POST ${origin}/v1/events/trigger`));

@@ -167,10 +167,11 @@ const PROBES: Record<FaultName, Probe> = {
     return (await c.get('/v1/environments')).headers['retry-after'];
   }, { rateLimits: { global: 0.2 } }),
   'ratelimit-policy-ietf': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-policy']),
+  // a slow refill: the bucket is still below its burst when the second answer reports it
   'remaining-one-high': p(async (c) => {
     await c.get('/v1/environments');
     return (await c.get('/v1/environments')).headers['ratelimit-remaining'];
-  }),
+  }, { rateLimits: { global: 0.5 } }),
   'remaining-not-decremented': p(
     async (c) => {
       await c.get('/v1/environments');
