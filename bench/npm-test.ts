@@ -8,9 +8,10 @@
 //   --hogs K: K busy loops beside each run (two on a 2-core machine give a load average of about 8–12 with npm test).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { timed, type Timed } from './timed-command.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const args = process.argv.slice(2);
@@ -21,29 +22,6 @@ const freshClone = args.includes('--fresh-clone');
 const afterReadme = args.includes('--after-readme');
 /** A hog lives no longer than this, whatever happens to the bench. */
 const HOG_BOUND_S = 1_800;
-
-interface Timed {
-  ms: number;
-  load: number;
-  output: string;
-  code: number | null;
-}
-
-function timed(command: string, commandArgs: string[], cwd: string): Promise<Timed> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    let load = loadavg()[0]!;
-    const sampler = setInterval(() => (load = Math.max(load, loadavg()[0]!)), 1000);
-    const child = spawn(command, commandArgs, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code) => {
-      clearInterval(sampler);
-      resolve({ ms: performance.now() - started, load: Math.max(load, loadavg()[0]!), output, code });
-    });
-  });
-}
 
 /** A busy loop in a child process, bounded in time, ended with the run. */
 function startHog(): ChildProcess {

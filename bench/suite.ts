@@ -3,11 +3,11 @@
 // each beside the load average, since a busy machine inflates every number.
 // Run: npm run bench:suite [-- --runs 5] [--chains 3] [--fresh-clone] [--skip-chain]
 //   --fresh-clone: every chain starts from a `git clone` of HEAD and `npm install` in a temporary directory.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { timed, type Timed } from './timed-command.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const args = process.argv.slice(2);
@@ -15,30 +15,6 @@ const option = (name: string, fallback: number) => (args.includes(`--${name}`) ?
 const runs = option('runs', 5);
 const chains = option('chains', 3);
 const freshClone = args.includes('--fresh-clone');
-
-interface Timed {
-  ms: number;
-  load: number;
-  output: string;
-  code: number | null;
-}
-
-/** Runs a command, returns its wall-clock time and the highest 1-minute load average seen meanwhile. */
-function timed(command: string, commandArgs: string[], cwd: string): Promise<Timed> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    let load = loadavg()[0]!;
-    const sampler = setInterval(() => (load = Math.max(load, loadavg()[0]!)), 1000);
-    const child = spawn(command, commandArgs, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code) => {
-      clearInterval(sampler);
-      resolve({ ms: performance.now() - started, load: Math.max(load, loadavg()[0]!), output, code });
-    });
-  });
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
