@@ -109,7 +109,7 @@ export const FAULTS = {
   // CLIENT: deployed-only fields the spec does not show; caught by the official client's models, by no MUST rule
   'step-origin-missing': { rules: ['CLIENT-01', 'CLIENT-02'], deployedOnly: true, description: 'Workflow response steps carry no `origin`' },
   'step-database-id-mistyped': { rules: ['CLIENT-01', 'CLIENT-02'], deployedOnly: true, description: 'Workflow response steps carry `workflowDatabaseId` as a number' },
-  'error-message-nested': { rules: ['CLIENT-03'], deployedOnly: true, description: 'Error bodies carry `message` as a list of lists (the official client reads a list of scalars or objects)' },
+  'error-message-nested': { rules: ['CLIENT-03'], deployedOnly: true, description: 'Error bodies other than the 429 (whose message RL-04 fixes) carry `message` as a list of lists (the official client reads a list of scalars or objects)' },
   // AGI
   'agi-wrong-integration': { rules: ['AGI-01'], description: 'PATCH on an agent integration returns 200 but the link keeps its old integration' },
   'agi-missing-identifier-accepted': { rules: ['AGI-02'], description: 'PATCH without `integrationIdentifier` (or not a string) answers 200 with the unchanged link' },

@@ -242,7 +242,8 @@ export class Pipeline {
       statusCode: app.has('error-status-code-mismatch') ? String(status) : status,
       timestamp: nowIso(),
       path: url,
-      message: app.has('error-message-nested') ? [[message]] : message,
+      // why: RL-04 fixes the 429's message; elsewhere only the deployed contract (CLIENT-03) reads its shape
+      message: app.has('error-message-nested') && status !== 429 ? [[message]] : message,
     };
     if (app.has('error-body-missing-timestamp')) delete body.timestamp;
     if (app.has('error-body-missing-path')) delete body.path;

@@ -38,11 +38,13 @@ export function registerProve(program: Command, env: Record<string, string | und
       for (const fp of proof.falsePositives) print(`FALSE POSITIVE on the clean reference: ${fp.id} is ${fp.verdict}`);
       for (const r of survivors) print(`SURVIVED: ${r.fault} (${r.description}) — ${r.rules.map((x) => `${x.id}=${x.verdict}`).join(', ')}${r.mustFailures?.length ? `; a deployed-only fault failed MUST rule(s) ${r.mustFailures.join(', ')}` : ''}`);
       if (proof.uncoveredMustRules.length > 0) print(`MUST rules no fault breaks: ${proof.uncoveredMustRules.join(', ')}`);
+      const overStrict = proof.permittedTogether?.mustFailures ?? [];
+      if (overStrict.length > 0) print(`FALSE VERDICT: with the ${proof.permittedTogether!.faults.length} permitted variations on together (${proof.permittedTogether!.faults.join(', ')}), MUST rule(s) failed: ${overStrict.join(', ')}`);
       for (const e of proof.errors) print(`ERROR ${e}`);
-      const ok = survivors.length === 0 && proof.falsePositives.length === 0 && proof.uncoveredMustRules.length === 0 && proof.errors.length === 0;
+      const ok = survivors.length === 0 && proof.falsePositives.length === 0 && proof.uncoveredMustRules.length === 0 && overStrict.length === 0 && proof.errors.length === 0;
       print(`${proof.rows.length - survivors.length} of ${proof.rows.length} faults killed; ${proof.falsePositives.length} false positives; ${((Date.now() - started) / 1000).toFixed(1)} s`);
       print(`Kill table: ${file}`);
-      print(`faults: ${proof.rows.length - survivors.length} passed, ${survivors.length + proof.falsePositives.length} failed`);
+      print(`faults: ${proof.rows.length - survivors.length} passed, ${survivors.length + proof.falsePositives.length + (overStrict.length > 0 ? 1 : 0)} failed`);
       setExit(ok ? 0 : 1);
     });
 }

@@ -58,6 +58,11 @@ export interface FaultProof {
   rows: FaultRow[];
   /** MUST rules no fault breaks (so no run has shown their tests can fail). */
   uncoveredMustRules: RuleId[];
+  /**
+   * The deployed-only faults (variations the spec permits) all on in one reference, judged by the whole suite: a MUST
+   * rule failing there holds a vendor to something the spec leaves open, whichever file its test is in.
+   */
+  permittedTogether?: { faults: FaultName[]; mustFailures: RuleId[] };
   errors: string[];
 }
 
@@ -116,6 +121,22 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
         cleanVerdicts = computeVerdicts(cleanRun.records, settings.features);
       });
     }
+    const permitted = faults.filter((f) => provenBy(f) === 'suites' && 'deployedOnly' in FAULTS[f]);
+    let permittedTogether: FaultProof['permittedTogether'];
+    if (permitted.length > 0) {
+      jobs.push(async (session) => {
+        const target = await startEmbeddedTarget(permitted);
+        try {
+          const run = await session.run(toProfile(settings, target));
+          errors.push(...run.errors.map((e) => `[permitted variations together] ${e}`));
+          const mustFailures = computeVerdicts(run.records, settings.features).filter((v) => v.level === 'MUST' && v.verdict === 'fail').map((v) => v.id as RuleId);
+          permittedTogether = { faults: permitted, mustFailures };
+          log(`The ${permitted.length} permitted variations (deployed-only faults) together, the whole suite: ${mustFailures.length === 0 ? 'no MUST rule failed' : `MUST rule(s) failed: ${mustFailures.join(', ')}`}`);
+        } finally {
+          await target.reference.close();
+        }
+      });
+    }
     for (const [index, wave] of waves.entries()) {
       jobs.push(async (session) => {
         const started = Date.now();
@@ -150,6 +171,7 @@ export async function proveFaults(settings: Settings, faults: FaultName[], log: 
       falsePositives: [...cleanVerdicts!.filter((v) => v.verdict === 'fail' || v.verdict === 'warn'), ...longCleanFailures],
       rows: faults.map((fault) => rows.get(fault)!),
       uncoveredMustRules: REQUIREMENTS.filter((r) => r.level === 'MUST' && !broken.has(r.id)).map((r) => r.id),
+      ...(permittedTogether ? { permittedTogether } : {}),
       errors,
     };
   } finally {
