@@ -38,6 +38,7 @@ export const FAULTS = {
   'no-idempotency-link': { rules: ['ERR-10'], description: 'Idempotency 409/422 responses carry no Link header' },
   'text-plain-content-type': { rules: ['ERR-09'], description: 'JSON responses are labelled `Content-Type: text/plain`' },
   'error-id-on-4xx': { rules: ['ERR-11'], description: 'Every error body carries `errorId`, a 4xx one too' },
+  'allow-names-no-method': { rules: ['ERR-04'], description: 'A 405\'s `Allow` adds an entry that is no method token (`Stryker was here`) before the path\'s methods' },
   // RL
   'no-ratelimit-headers': { rules: ['RL-01'], description: 'No RateLimit-* headers on any response' },
   'malformed-policy-header': { rules: ['RL-02'], description: 'RateLimit-Policy is `limit=3000, window=5s` instead of the structured form' },
@@ -110,6 +111,9 @@ export const FAULTS = {
   'step-origin-missing': { rules: ['CLIENT-01', 'CLIENT-02'], deployedOnly: true, description: 'Workflow response steps carry no `origin`' },
   'step-database-id-mistyped': { rules: ['CLIENT-01', 'CLIENT-02'], deployedOnly: true, description: 'Workflow response steps carry `workflowDatabaseId` as a number' },
   'error-message-nested': { rules: ['CLIENT-03'], deployedOnly: true, description: 'Error bodies other than the 429 (whose message RL-04 fixes) carry `message` as a list of lists (the official client reads a list of scalars or objects)' },
+  'actor-null-fields-refused': { rules: ['CLIENT-04'], deployedOnly: true, description: 'An `actor` object with a null profile field or null `data` (nullable in the official client\'s SubscriberPayloadDto) is rejected with 422' },
+  'topic-recipient-refused': { rules: ['CLIENT-04'], deployedOnly: true, description: 'A topic recipient in `to` (`{type: "Topic", topicKey}`, the official client\'s TopicPayloadDto) is checked as a subscriber object and rejected with 422' },
+  'lone-recipient-invalid': { rules: ['CLIENT-04'], deployedOnly: true, description: 'A `to` that is one subscriberId or one subscriber object (not an array, as the official client\'s model allows) is answered `invalid_recipients` and nothing runs' },
   // AGI
   'agi-wrong-integration': { rules: ['AGI-01'], description: 'PATCH on an agent integration returns 200 but the link keeps its old integration' },
   'agi-missing-identifier-accepted': { rules: ['AGI-02'], description: 'PATCH without `integrationIdentifier` (or not a string) answers 200 with the unchanged link' },
@@ -231,6 +235,8 @@ export const FAULTS = {
   'context-rejected': { rules: ['TRIG-09'], description: 'A `context` object is rejected with 422' },
   'empty-to-processed': { rules: ['TRIG-10'], description: 'An empty `to` answers `processed`' },
   'activity-feed-link-generic': { rules: ['TRIG-11'], description: '`activityFeedLink` points at the activity feed without naming the run (no transactionId)' },
+  'activity-feed-link-empty': { rules: ['TRIG-11'], description: '`activityFeedLink` is the empty string: no URL, no run named' },
+  'activity-feed-link-without-run': { rules: ['TRIG-11'], description: 'A trigger answered `trigger_not_active` or `no_workflow_steps_defined` carries an `activityFeedLink` naming no run (`transactionId=undefined`) and no transactionId' },
   // Crashes on input only generated requests reach: no suite test sends it, `conformance fuzz` must find it
   'long-step-name-crash': { rules: ['WF-01'], provenBy: 'fuzz', description: 'A workflow with a step `name` over 120 characters crashes the handler (500)' },
   'recipient-data-array-crash': { rules: ['TRIG-01'], provenBy: 'fuzz', description: 'A trigger whose subscriber object in `to` has `data` holding an array of objects crashes the handler (500)' },

@@ -106,7 +106,7 @@ export class Pipeline {
       peek();
       if (app.has('method-not-allowed-500')) return this.sendError(res, url, 500, 'Internal server error', headers, { errorId: 'fault-405' });
       // RFC 9110 §15.5.6: a 405 lists the methods the resource supports
-      return this.sendError(res, url, 405, `Method ${method} not allowed on ${path}`, app.has('method-not-allowed-no-allow') ? headers : { ...headers, Allow: match.allowed.join(', ') });
+      return this.sendError(res, url, 405, `Method ${method} not allowed on ${path}`, app.has('method-not-allowed-no-allow') ? headers : { ...headers, Allow: (app.has('allow-names-no-method') ? ['Stryker was here', ...match.allowed] : match.allowed).join(', ') });
     }
     if (isForbidden(auth, method) && !app.has('restricted-can-write')) {
       req.resume();

@@ -46,7 +46,7 @@ export function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, er
   if (b.to === undefined || b.to === null) errs.add(prefix + 'to', 'to should not be empty');
   else if (Array.isArray(b.to)) recipients = b.to;
   // The deployed contract (the official SDK) also sends one subscriberId or one subscriber object; no rule rejects them.
-  else if (typeof b.to === 'string' || isPlainObject(b.to)) recipients = [b.to];
+  else if (typeof b.to === 'string' || isPlainObject(b.to)) recipients = app.has('lone-recipient-invalid') ? [] : [b.to];
   else errs.add(prefix + 'to', 'to must be an array, a subscriberId or a subscriber object', b.to);
   const cap = app.has('recipient-cap-off-by-one') ? MAX_RECIPIENTS - 1 : MAX_RECIPIENTS;
   // why: fault `recipient-cap-counts-objects-only` counts the subscriber objects and lets any number of id strings through
@@ -59,7 +59,7 @@ export function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, er
       if (typeof r === 'string') {
         if (r === '') errs.add(f, 'subscriberId should not be empty', r);
       } else if (isPlainObject(r)) {
-        if (r.type === 'Topic') {
+        if (r.type === 'Topic' && !app.has('topic-recipient-refused')) {
           // a field error says what is wrong: "" is a string, it is empty
           if (typeof r.topicKey !== 'string') errs.add(`${f}.topicKey`, 'topicKey must be a string', r.topicKey);
           else if (r.topicKey === '') errs.add(`${f}.topicKey`, 'topicKey should not be empty', r.topicKey);
@@ -85,7 +85,7 @@ export function parseTrigger(ctx: RequestContext, b: Record<string, unknown>, er
   if (b.actor !== undefined) {
     if (typeof b.actor === 'string') {
       if (b.actor === '') errs.add(prefix + 'actor', 'actor should not be empty', b.actor);
-    } else if (isPlainObject(b.actor) && !app.has('actor-object-rejected')) checkSubscriberShape(errs, b.actor, `${prefix}actor.`, { nullable: true });
+    } else if (isPlainObject(b.actor) && !app.has('actor-object-rejected')) checkSubscriberShape(errs, b.actor, `${prefix}actor.`, { nullable: !app.has('actor-null-fields-refused') });
     else errs.add(prefix + 'actor', 'actor must be a subscriberId or a subscriber object', b.actor);
   }
   if (b.tenant !== undefined) {
@@ -155,10 +155,10 @@ function hasArrayOfObjectsInData(r: unknown): boolean {
 
 function ack(app: App, status: string, transactionId?: string): Record<string, unknown> {
   const r: Record<string, unknown> = { acknowledged: true, status };
-  if (transactionId !== undefined && !app.has('trigger-missing-transaction-id')) {
+  if ((transactionId !== undefined || app.has('activity-feed-link-without-run')) && !app.has('trigger-missing-transaction-id')) {
     r.transactionId = transactionId;
     // TRIG-11: the link names the run; fault `activity-feed-link-generic` points at the feed only
-    r.activityFeedLink = app.has('activity-feed-link-generic') ? 'https://dashboard.novu.co/activity-feed' : `https://dashboard.novu.co/activity-feed?transactionId=${encodeURIComponent(transactionId)}`;
+    r.activityFeedLink = app.has('activity-feed-link-empty') ? '' : app.has('activity-feed-link-generic') ? 'https://dashboard.novu.co/activity-feed' : `https://dashboard.novu.co/activity-feed?transactionId=${encodeURIComponent(String(transactionId))}`;
   }
   return r;
 }

@@ -68,3 +68,30 @@ conformance('CLIENT-04', 'a trigger with null recipient fields, null agentId and
   const body = wire('/v1/events/trigger', { workflowId: workflow.workflowId, to: [{ subscriberId, ...nulls }], agentId: null, overrides: { channels: { email: { layoutId: null } } } });
   expectAccepted(await api.post('/v1/events/trigger', body), 201, 'recipient fields, agentId and overrides.channels.email.layoutId null');
 });
+
+conformance('CLIENT-04', 'a trigger whose actor object has null profile fields and null data is accepted', async ({ api, provision }) => {
+  const workflow = await provision.workflow();
+  const { subscriberId } = await provision.subscriber();
+  const actor = await provision.subscriber();
+  const nulls = { firstName: null, lastName: null, email: null, phone: null, avatar: null, locale: null, timezone: null, data: null };
+  const body = wire('/v1/events/trigger', { workflowId: workflow.workflowId, to: [subscriberId], actor: { subscriberId: actor.subscriberId, ...nulls } });
+  expectAccepted(await api.post('/v1/events/trigger', body), 201, 'actor profile fields and data null');
+});
+
+conformance('CLIENT-04', 'a trigger whose `to` holds a topic recipient beside a subscriber id is accepted', async ({ api, provision }) => {
+  const workflow = await provision.workflow();
+  const { subscriberId } = await provision.subscriber();
+  const topic = await provision.topic();
+  const body = wire('/v1/events/trigger', { workflowId: workflow.workflowId, to: [subscriberId, { type: 'Topic', topicKey: topic.key }] });
+  expectAccepted(await api.post('/v1/events/trigger', body), 201, 'a topic recipient `{type: "Topic", topicKey}` in `to`');
+});
+
+conformance('CLIENT-04', 'a trigger whose `to` is one subscriber id, or one subscriber object, is run for that recipient', async ({ api, provision }) => {
+  const workflow = await provision.workflow();
+  const { subscriberId } = await provision.subscriber();
+  for (const [form, to] of [['a lone subscriber id', subscriberId], ['a lone subscriber object', { subscriberId }]] as const) {
+    const res = await api.post('/v1/events/trigger', wire('/v1/events/trigger', { workflowId: workflow.workflowId, to }));
+    expectAccepted(res, 201, `\`to\` as ${form}`);
+    expect(res.data?.status, `\`to\` as ${form} names a recipient: the run is not refused as invalid_recipients`).not.toBe('invalid_recipients');
+  }
+});

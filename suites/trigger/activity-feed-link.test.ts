@@ -32,3 +32,16 @@ conformance('TRIG-11', 'activityFeedLink is a URL naming the run by its transact
   }
   if (links === 0) notVerified('no trigger answer carried activityFeedLink (the rule speaks only where one is present)');
 });
+
+conformance('TRIG-11', 'a trigger answered trigger_not_active or no_workflow_steps_defined carries no activityFeedLink, or one naming its transactionId', async ({ api, provision }) => {
+  const subscriber = await provision.subscriber();
+  const workflows = { trigger_not_active: await provision.workflow({ active: false }), no_workflow_steps_defined: await provision.workflow({ active: true, steps: [] }) };
+  for (const [status, wf] of Object.entries(workflows)) {
+    const res = await api.post(TRIGGER_PATH, { name: wf.workflowId, to: [subscriber.subscriberId] });
+    expect(res.status, `setup: the trigger of a workflow that answers ${status} is answered with 2xx`).toBeLessThan(300);
+    const { activityFeedLink: link, transactionId: run } = res.data ?? {};
+    if (link === undefined || link === null) continue;
+    expect(typeof run === 'string' && run.length > 0, `the ${status} answer carries activityFeedLink "${link}", so it names a run: it must carry that run's transactionId`).toBe(true);
+    expect(decoded(link).includes(run) || link.includes(run), `activityFeedLink "${link}" of the ${status} answer names its run: it must carry the transactionId "${run}"`).toBe(true);
+  }
+});

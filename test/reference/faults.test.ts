@@ -155,6 +155,7 @@ const PROBES: Record<FaultName, Probe> = {
     return (await c.post('/v2/topics', { key: 'b' }, { headers: { 'idempotency-key': 'k1' } })).headers.link;
   }),
   'error-id-on-4xx': p(async (c) => 'errorId' in (await c.get('/v2/workflows/missing')).json),
+  'allow-names-no-method': p(async (c) => (await c.call('PUT', '/v2/workflows')).headers.allow),
   'text-plain-content-type': p(async (c) => (await c.get('/v1/environments')).headers['content-type']),
 
   'no-ratelimit-headers': p(async (c) => (await c.get('/v1/environments')).headers['ratelimit-limit']),
@@ -330,6 +331,9 @@ const PROBES: Record<FaultName, Probe> = {
   'step-origin-missing': p(async (c) => (await createWf(c)).json.data.steps[0].origin),
   'step-database-id-mistyped': p(async (c) => typeof (await createWf(c)).json.data.steps[0].workflowDatabaseId),
   'error-message-nested': p(async (c) => Array.isArray((await c.get('/v2/workflows/none')).json.message)),
+  'actor-null-fields-refused': withT(async (c) => (await trig(c, { actor: { subscriberId: 'a1', firstName: null, data: null } })).status),
+  'topic-recipient-refused': withT(async (c) => (await trig(c, { to: ['s1', { type: 'Topic', topicKey: 'x' }] })).status),
+  'lone-recipient-invalid': withT(async (c) => (await trig(c, { to: 's1' })).json.data.status),
 
   'agi-wrong-integration': p(async (c) => {
     const { link } = await agentSetup(c);
@@ -493,6 +497,8 @@ const PROBES: Record<FaultName, Probe> = {
   'agent-id-null-rejected': withT(async (c) => (await trig(c, { agentId: null })).status),
   'context-rejected': withT(async (c) => (await trig(c, { context: { tenant: 'acme' } })).status),
   'activity-feed-link-generic': withT(async (c) => (await trig(c, {})).json.data.activityFeedLink),
+  'activity-feed-link-empty': withT(async (c) => (await trig(c, {})).json.data.activityFeedLink),
+  'activity-feed-link-without-run': withT(async (c) => (await trig(c, {})).json.data.activityFeedLink, { active: false }),
   'empty-to-processed': withT(async (c) => (await trig(c, { to: [] })).json.data.status),
 
   'severity-default-high': p(async (c) => (await createWf(c)).json.data.severity),
