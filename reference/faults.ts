@@ -146,6 +146,7 @@ export const FAULTS = {
   'lp-preview-body-not-string': { rules: ['LP-01'], description: 'Layout preview `result.preview.body` is an object' },
   'lp-wrong-type': { rules: ['LP-02'], description: 'Layout preview `result.type` is `html` instead of `email`' },
   'lp-channel-provider-id-required': { rules: ['LP-01'], description: 'A layout preview whose subscriber channel has no `providerId` (the spec lists it, not as required) is rejected with 422' },
+  'lp-channel-provider-id-not-filled': { rules: ['LP-01', 'CLIENT-02'], description: 'A preview subscriber channel given without `providerId` comes back in `previewPayloadExample` without one (and without `_integrationId`), where the spec\'s example and the deployed contract carry both' },
   'lp-subscriber-dropped': { rules: ['LP-03'], description: 'Given preview subscriber fields are replaced by defaults' },
   'lp-optional-fields-required': { rules: ['LP-01'], description: 'A layout preview without `controlValues`, without `previewPayload` or without `previewPayload.subscriber` is rejected with 422' },
   'lp-typed-fields-rejected': { rules: ['LP-03'], description: 'A preview subscriber carrying `isOnline`, `__v`, `topics` or `channels` is rejected with 422, even when well typed' },

@@ -117,7 +117,7 @@ function preview(ctx: RequestContext) {
   };
   const subscriber = app.has('lp-subscriber-dropped') ? defaults : { ...defaults, ...given };
   // why: the spec's preview example carries `providerId` on every channel, also where the request left it out
-  if (Array.isArray(subscriber.channels)) {
+  if (Array.isArray(subscriber.channels) && !app.has('lp-channel-provider-id-not-filled')) {
     // and `_integrationId`, which the deployed contract's answer requires (CLIENT-02), empty where none was given
     subscriber.channels = subscriber.channels.map((c: Record<string, unknown>) => ({ providerId: defaultChannelProvider(c), _integrationId: '', ...c }));
   }

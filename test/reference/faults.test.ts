@@ -387,6 +387,7 @@ const PROBES: Record<FaultName, Probe> = {
   'ts-empty-entries-dropped': tsProbe(async (c) => (await delSubs(c, { subscriptions: [{}, {}] })).json.meta),
 
   'lp-channel-provider-id-required': p(async (c) => previewStatus(c, previewOf({ channels: [{ credentials: { deviceTokens: ['t'] } }] }))),
+  'lp-channel-provider-id-not-filled': p(async (c) => { await c.post('/v2/layouts', { layoutId: 'l', name: 'L' }); return (await c.post('/v2/layouts/l/preview', previewOf({ channels: [{ credentials: { webhookUrl: 'https://h.example.com/x' } }] }))).json.data.previewPayloadExample.subscriber.channels[0].providerId; }),
   'lp-missing-schema': p(async (c) => 'schema' in (await layoutPreview(c))),
   'lp-preview-body-not-string': p(async (c) => typeof (await layoutPreview(c)).result.preview.body),
   'lp-wrong-type': p(async (c) => (await layoutPreview(c)).result.type),
