@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { isReleasedSuite } from '../report/suite-info.ts';
 import { declarationNotes } from '../report/declared-off.ts';
 import type { Certification, CertificationReason, CertificationReasonCode, ConformanceReport } from '../report/conformance-report.ts';
+import { loadPlanReasons, type LoadPlanSummary } from './load-plan.ts';
 
 /** The run options that bear on certification: `settings.run`, or the `run` section of a bundle's configuration.json. */
 export interface CertificationRunOptions {
@@ -17,7 +18,21 @@ export interface CertificationRunOptions {
 /** `summary.interrupted`: a run stopped before its end (the Ctrl-C handling sets it). */
 type ReportFacts = Pick<ConformanceReport, 'target' | 'suite' | 'leaks' | 'expectations'> & { summary: ConformanceReport['summary'] & { interrupted?: boolean } };
 
-export function assessCertification(report: ReportFacts, run: CertificationRunOptions): Certification {
+/**
+ * The grade of a run, and of the load run merged into it when there was one (`load`: its summary as the bundle
+ * carries it, certify/bundle.ts loadSummary): the report, `conformance load` and `verify-bundle` all grade with this.
+ */
+export function assessCertification(report: ReportFacts, run: CertificationRunOptions, load?: LoadPlanSummary): Certification {
+  return withLoadPlan(assessRun(report, run), report, load);
+}
+
+/** `certification` with its load-plan reasons replaced by those of `load` (none when no load ran): what `conformance load` writes when it merges. */
+export function withLoadPlan(certification: Certification, report: Pick<ConformanceReport, 'target'>, load: LoadPlanSummary | undefined): Certification {
+  const reasons = [...certification.reasons.filter((r) => r.code !== 'load-plan'), ...loadPlanReasons(load, report).map((text) => ({ code: 'load-plan' as const, text }))];
+  return { ...certification, certificationGrade: reasons.length === 0, reasons };
+}
+
+function assessRun(report: ReportFacts, run: CertificationRunOptions): Certification {
   const reasons: CertificationReason[] = [];
   const add = (code: CertificationReasonCode, text: string) => reasons.push({ code, text });
   const rules = run.rules ?? [];

@@ -52,7 +52,8 @@ export async function writeBundleFromDir(dir: string, options: BundleOptions = {
   const loadJson = readLoadJson(dir);
   const files = bundleFiles({ report, junitXml: junit, settings, redactor, ...(loadJson !== undefined ? { loadJson } : {}) });
   for (const [name, content] of files) if (holdsKey(content, keys)) throw new KeyInBundleError(`the bundle's ${name} would hold one of the run's API keys: no bundle written and nothing signed`);
-  const cannot = [...(report.certification?.reasons ?? []).map((r) => r.text), ...loadPlanReasons(loadSummary(loadJson) as LoadPlanSummary | undefined, report)];
+  // why: `conformance load` wrote its plan's reasons into the grade; a report it did not grade gets them here
+  const cannot = [...new Set([...(report.certification?.reasons ?? []).map((r) => r.text), ...loadPlanReasons(loadSummary(loadJson) as LoadPlanSummary | undefined, report)])];
   if (cannot.length > 0) options.onWarning?.(`this run cannot certify: ${cannot.join('; ')}. A certification needs a released suite, every rule, no baseline, a candidate target, an uninterrupted run and, for the rate-limit rules, \`conformance load --profile full\` with every scenario against the same target`);
   if (options.signing) files.set(ATTESTATION_FILE, await signStatement(buildStatement(files), options.signing));
   return writeArchive(options.file ?? join(dir, BUNDLE_FILE), files, new Date(report.finishedAt));

@@ -202,7 +202,9 @@ export type CertificationReasonCode =
   | 'interrupted'
   | 'unreleased-suite'
   | 'code-injected'
-  | 'leaks';
+  | 'leaks'
+  /** The load run merged into the report did not measure what certification needs (certify/load-plan.ts). */
+  | 'load-plan';
 
 export interface CertificationReason {
   code: CertificationReasonCode;

@@ -16,6 +16,7 @@ import { readPublicKey } from '../../certify/verify-attestation.ts';
 import { SCENARIO_NAMES } from '../../load/scenarios/index.ts';
 import { printBundleVerification } from '../../cli/print-bundle-verification.ts';
 import { junitXml } from '../../report/junit.ts';
+import { mergeReport } from '../../load/merge-into-report.ts';
 import { vendorKey } from './vendor-key.ts';
 import { certifiableReport, RELEASED_DIGEST } from './sample-report.ts';
 
@@ -40,7 +41,9 @@ const loadJson = (edit: (d: any) => void = () => undefined) => {
   return doc;
 };
 
-async function verify(load: unknown, r = report) {
+/** Bundles `r` as `conformance load` leaves it after merging `load` (its grade judged on the load plan), signed. */
+async function verify(load: unknown, r = report, merge = true) {
+  if (merge) r = mergeReport(r, [], load);
   const files = bundleFiles({ report: r, junitXml: junitXml(r), settings: { ...structuredClone(DEFAULT_SETTINGS), target: { baseUrl: r.target.baseUrl } }, loadJson: load });
   files.set(ATTESTATION_FILE, await signStatement(buildStatement(files), { kind: 'key', key: readSigningKey(vendor.privateKey) }));
   const buffers = new Map([...files].map(([name, content]) => [name, Buffer.from(content)]));
@@ -67,6 +70,16 @@ describe('the load plan is part of the verdict', () => {
     const result = await verify(loadJson(edit));
     expect(result.status).toBe('not-certified');
     expect(result.notCertifiedBecause.join('\n')).toMatch(why);
+  });
+
+  it('the grade conformance load writes is the verifier\'s: NOT CERTIFIED with the reason, never INVALID; a grade the load plan did not judge is INVALID', async () => {
+    const short = loadJson((d) => (d.profile = 'short'));
+    const merged = await verify(short);
+    expect(merged.status).toBe('not-certified');
+    expect(merged.report?.certification?.reasons).toEqual([{ code: 'load-plan', text: expect.stringMatching(/^the load ran the short profile/) }]);
+    const stale = await verify(short, report, false);
+    expect(stale.status).toBe('invalid');
+    expect(stale.checks.filter((c) => !c.ok).map((c) => c.what)).toEqual([expect.stringMatching(/^the certification grade is what the report and configuration give \(stated certification-grade, recomputed not certification-grade: load-plan\)/)]);
   });
 
   it('a load measured against another target is INVALID (one target per report)', async () => {
