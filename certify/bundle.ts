@@ -105,6 +105,7 @@ export function loadSummary(doc: unknown): unknown {
     format: d.format,
     formatVersion: d.formatVersion,
     engine: d.engine,
+    engineVersion: d.engineVersion ?? null,
     profile: d.profile,
     // why: a bundle travels: the timeline files are named by their name and digest, never by a local path
     target: summaryTarget(d.target, timelines),
@@ -120,6 +121,7 @@ export function loadSummary(doc: unknown): unknown {
       return {
         scenario: tl.scenario,
         engine: tl.engine,
+        engineVersion: tl.engineVersion ?? null,
         target: tl.target,
         phases: Array.isArray((tl.plan as { phases?: unknown } | undefined)?.phases) ? ((tl.plan as { phases: { name?: unknown }[] }).phases.map((p) => p?.name)) : [],
         ...(tl.interrupted ? { interrupted: tl.interrupted } : {}),

@@ -12,6 +12,8 @@ export const DECISIVE_LOAD_SCENARIOS = ['trigger-limit', 'headers-under-load', '
 
 export interface LoadPlanSummary {
   engine?: unknown;
+  /** The engine's version (the suite's for the built-in engine, k6's own); null when the load run did not record it. */
+  engineVersion?: unknown;
   profile?: unknown;
   target?: { baseUrl?: unknown; fromTimelines?: unknown; embeddedReference?: unknown };
   interrupted?: unknown;

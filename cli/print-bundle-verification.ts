@@ -73,7 +73,8 @@ function loadPlan(load: BundleVerification['load']): string {
   if (!load) return 'none (no load-summary.json: the rate-limit rules the load judges were not measured)';
   const scenarios = (Array.isArray(load.scenarios) ? load.scenarios : []).map((s) => String(s?.scenario)).join(', ') || 'no scenario';
   const source = load.target?.fromTimelines ? ', judged from recorded timelines (--from-timelines)' : '';
-  return `engine ${String(load.engine)}, profile ${String(load.profile ?? 'unnamed')}, scenarios ${scenarios}${source}${load.interrupted ? ', INTERRUPTED' : ''}`;
+  const version = typeof load.engineVersion === 'string' ? load.engineVersion : '(version not recorded)';
+  return `engine ${String(load.engine)} ${version}, profile ${String(load.profile ?? 'unnamed')}, scenarios ${scenarios}${source}${load.interrupted ? ', INTERRUPTED' : ''}`;
 }
 
 function signedBy(a: BundleVerification['attestation']): string {

@@ -17,6 +17,8 @@ export const LOAD_INTERRUPTED = 130;
 
 export interface LoadDocument {
   engine: 'node' | 'k6';
+  /** The engine's version: the suite's for the built-in engine, what `k6 version` printed for k6; absent when timelines did not record it. */
+  engineVersion?: string;
   profile?: 'short' | 'full';
   target: Record<string, unknown>;
   expectedRps: number;

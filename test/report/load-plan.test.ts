@@ -16,6 +16,7 @@ import { readPublicKey } from '../../certify/verify-attestation.ts';
 import { SCENARIO_NAMES } from '../../load/scenarios/index.ts';
 import { printBundleVerification } from '../../cli/print-bundle-verification.ts';
 import { junitXml } from '../../report/junit.ts';
+import { SUITE_VERSION } from '../../report/suite-info.ts';
 import { mergeReport } from '../../load/merge-into-report.ts';
 import { vendorKey } from './vendor-key.ts';
 import { certifiableReport, RELEASED_DIGEST } from './sample-report.ts';
@@ -30,6 +31,7 @@ const loadJson = (edit: (d: any) => void = () => undefined) => {
     format: 'notification-api-conformance/load',
     formatVersion: 1,
     engine: 'node',
+    engineVersion: SUITE_VERSION,
     profile: 'full',
     target: { baseUrl: report.target.baseUrl, embeddedReference: false, faults: [] },
     expectedRps: 200,
@@ -116,7 +118,17 @@ describe('the load plan is part of the verdict', () => {
     printBundleVerification(await verify(loadJson((d) => (d.profile = 'short'))), { file: 'b.tar.gz', trust: { kind: 'key', file: 'k.pub' }, now: new Date() }, (l) => lines.push(l));
     const out = lines.join('\n');
     expect(out).toMatch(/^ {2}Declared: +(idempotency on, rate limiting on, regional endpoint yes, trigger limit \d+\/s|nothing \(a report of an older version\))$/m);
-    expect(out).toMatch(/^ {2}Load: +engine node, profile short, scenarios trigger-limit, trigger-under-limit, headers-under-load, bulk-cost, category-isolation$/m);
+    expect(out).toMatch(new RegExp(`^ {2}Load: +engine node ${SUITE_VERSION.replaceAll('.', '\\.')}, profile short, scenarios trigger-limit, trigger-under-limit, headers-under-load, bulk-cost, category-isolation$`, 'm'));
     expect(out).toMatch(/^NOT CERTIFIED: .*the load ran the short profile/m);
+  });
+
+  it('the verifier prints k6 and the version k6 reported, and says when a load run recorded no version', async () => {
+    const print = async (edit: (d: any) => void) => {
+      const lines: string[] = [];
+      printBundleVerification(await verify(loadJson(edit)), { file: 'b.tar.gz', trust: { kind: 'key', file: 'k.pub' }, now: new Date() }, (l) => lines.push(l));
+      return lines.find((l) => l.startsWith('  Load: '));
+    };
+    expect(await print((d) => ((d.engine = 'k6'), (d.engineVersion = '1.3.0')))).toMatch(/^ {2}Load: +engine k6 1\.3\.0, profile full,/);
+    expect(await print((d) => delete d.engineVersion)).toMatch(/^ {2}Load: +engine node \(version not recorded\), profile full,/);
   });
 });
