@@ -39,6 +39,7 @@ function assessRun(report: ReportFacts, run: CertificationRunOptions): Certifica
   if (rules.length > 0) add('rule-subset', `only a subset of the rules ran (--rules ${abbreviate(rules)})`);
   if (run.expectations !== undefined || report.expectations) add('expectations-baseline', `an expectations baseline excused or skipped results (--expectations ${basename(run.expectations ?? report.expectations?.file ?? '')})`);
   if (report.target.embeddedReference) add('embedded-reference', 'the target is the embedded reference implementation, not a candidate');
+  else if (report.target.identifiesAsReference !== undefined) add('identifies-as-reference', `the target identifies itself as the embedded reference (X-Conformance-Reference: ${report.target.identifiesAsReference}), not a candidate`);
   if (report.target.faults.length > 0) add('reference-fault', `deliberate fault(s) switched on in the reference: ${report.target.faults.join(', ')}`);
   if (run.readOnly) add('read-only', '--read-only: every check that changes the target was left out');
   if (run.noDrain) add('no-drain', '--no-drain: the rate-limit rules ran without draining the buckets first');
