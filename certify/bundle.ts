@@ -91,9 +91,9 @@ function provenance(report: ConformanceReport) {
 }
 
 /** Which suite made the bundle: the digest of its files (suite-release.ts) and, from a checkout, its commit. */
-function gitState(): { digest?: string; gitCommit: string | null; gitDirty?: boolean } {
-  const { commit, dirty, digest } = suiteSource();
-  return { ...(digest ? { digest } : {}), ...(commit === null ? { gitCommit: null } : { gitCommit: commit, gitDirty: dirty }) };
+function gitState(): { digest?: string; gitCommit: string | null; gitDirty?: boolean; code?: unknown } {
+  const { commit, dirty, digest, code } = suiteSource();
+  return { ...(digest ? { digest } : {}), ...(commit === null ? { gitCommit: null } : { gitCommit: commit, gitDirty: dirty }), ...(code ? { code } : {}) };
 }
 
 /** load.json without its per-bucket timelines and raw response examples: verdicts and per-route figures. */

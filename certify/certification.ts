@@ -47,6 +47,7 @@ function assessRun(report: ReportFacts, run: CertificationRunOptions): Certifica
   if (!isReleasedSuite(report.suite)) add('unreleased-suite', unreleased(report.suite));
   const injected = Object.keys(report.suite.injected ?? {});
   if (injected.length > 0) add('code-injected', `code outside the release could run inside the suite: ${injected.join(', ')} set for the run`);
+  if (report.suite.code?.from === 'bundle' && report.suite.code.checked === 'unchecked') add('unchecked-code', 'the CLI ran from a bundle whose bytes nobody checked against the suite\'s files (started other than through bin/conformance.js)');
   if (report.leaks.length > 0) add('leaks', `${report.leaks.length} resource(s) the run created were left behind on the target`);
   const declared = report.target.declared ? declarationNotes(report.target.declared) : [];
   return { certificationGrade: reasons.length === 0, reasons, ...(declared.length > 0 ? { declared } : {}) };

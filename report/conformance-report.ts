@@ -211,6 +211,8 @@ export type CertificationReasonCode =
   | 'interrupted'
   | 'unreleased-suite'
   | 'code-injected'
+  /** The CLI ran from a bundle whose bytes were not checked against the sources the digest covers. */
+  | 'unchecked-code'
   | 'leaks'
   /** The load run merged into the report did not measure what certification needs (certify/load-plan.ts). */
   | 'load-plan';
