@@ -126,7 +126,8 @@ async function build(root, cache) {
     }
     writeFileSync(join(staging, DIGEST_FILE), sha256);
     // why: a copy under this key whose bytes differ is not what the sources build: it goes, whoever edited it
-    if (cached !== undefined || existsSync(final)) rmSync(final, { recursive: true, force: true });
+    // (only that copy: one that appeared since is another start's build of the same sources, perhaps being loaded)
+    if (cached !== undefined) rmSync(final, { recursive: true, force: true });
     try {
       renameSync(staging, final);
     } catch (error) {
