@@ -31,7 +31,7 @@ export async function bundledCli(root = PROJECT, { verify = false } = {}) {
   let replaced;
   if (key && existsSync(join(cache, key, 'main.mjs'))) {
     const dir = join(cache, key);
-    const sha256 = bundleDigest(filesOf(dir));
+    const sha256 = bundleDigest(filesOf(dir), root);
     if (sha256 !== readOptional(join(dir, DIGEST_FILE)).toString().trim()) replaced = `the cached CLI bundle ${dir} is not the one built there (its files hash to ${sha256}, not to the digest recorded at its build)`;
     else if (!verify) return { url: pathToFileURL(join(dir, 'main.mjs')).href, built: false, sha256, checked: 'recorded' };
   }
@@ -43,10 +43,18 @@ export async function bundledCli(root = PROJECT, { verify = false } = {}) {
   }
 }
 
-/** One digest over a build's files: each name (relative, `/`-separated) and content, in name order. */
-function bundleDigest(files) {
+/**
+ * One digest over a build's files: each name (relative, `/`-separated) and content, in name order, the checkout's own
+ * file URL (ownUrls writes it into the code) read as `file:///<root>/`: the same files build the same digest in any
+ * checkout, so `conformance bundle` can compare the run's with its own.
+ */
+function bundleDigest(files, root) {
+  const own = pathToFileURL(join(resolve(root), '/')).href;
   const hash = createHash('sha256');
-  for (const [name, content] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`\0${name}\0${content.length}\0`).update(content);
+  for (const [name, content] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const text = Buffer.from(content.toString('utf8').replaceAll(own, 'file:///<root>/'));
+    hash.update(`\0${name}\0${text.length}\0`).update(text);
+  }
   return `sha256:${hash.digest('hex')}`;
 }
 
@@ -110,9 +118,9 @@ async function build(root, cache) {
   const key = keyOf(root, inputs);
   if (!key) throw new Error(`a bundled file cannot be read back: ${inputs.join(', ')}`);
   const files = new Map(result.outputFiles.map((f) => [relative(OUTDIR, f.path).split('\\').join('/'), Buffer.from(f.contents)]));
-  const sha256 = bundleDigest(files);
+  const sha256 = bundleDigest(files, root);
   const final = join(cache, key);
-  const cached = existsSync(join(final, 'main.mjs')) ? bundleDigest(filesOf(final)) : undefined;
+  const cached = existsSync(join(final, 'main.mjs')) ? bundleDigest(filesOf(final), root) : undefined;
   if (cached === sha256) {
     // another start built the same sources meanwhile, or a certifying start found the cache as the sources build it
     if (readOptional(join(final, DIGEST_FILE)).toString().trim() !== sha256) tryWrite(join(final, DIGEST_FILE), sha256);
@@ -131,7 +139,7 @@ async function build(root, cache) {
     try {
       renameSync(staging, final);
     } catch (error) {
-      if (!existsSync(final) || bundleDigest(filesOf(final)) !== sha256) throw error; // else another start wrote the same bytes meanwhile
+      if (!existsSync(final) || bundleDigest(filesOf(final), root) !== sha256) throw error; // else another start wrote the same bytes meanwhile
     }
     writeFileSync(join(cache, `inputs.json.${process.pid}`), JSON.stringify(inputs));
     renameSync(join(cache, `inputs.json.${process.pid}`), join(cache, 'inputs.json'));

@@ -28,11 +28,12 @@ const load = async (url: string) => (await import(url)) as Bundled;
 /** An edit of a built bundle, as a patch of the cache would make: main() answers 'patched'. */
 const patch = (mainFile: string) => writeFileSync(mainFile, readFileSync(mainFile, 'utf8').replace(/var main = \(\) => [^;]*;/, "var main = () => 'patched';"));
 
-/** The digest bin/cli-bundle.mjs records, computed as someone who edits the cache would: every file, name order. */
-function digestOf(dir: string): string {
+/** The digest bin/cli-bundle.mjs records, computed as someone who edits the cache would: every file, name order, the checkout's URL as `<root>`. */
+function digestOf(dir: string, root = project): string {
+  const own = pathToFileURL(join(root, '/')).href;
   const hash = createHash('sha256');
   for (const name of readdirSync(dir).filter((n) => n !== 'bundle.sha256').sort()) {
-    const content = readFileSync(join(dir, name));
+    const content = Buffer.from(readFileSync(join(dir, name), 'utf8').replaceAll(own, 'file:///<root>/'));
     hash.update(`\0${name}\0${content.length}\0`).update(content);
   }
   return `sha256:${hash.digest('hex')}`;

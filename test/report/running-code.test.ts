@@ -5,7 +5,7 @@
 // certification-grade. Real CLI starts, in a copy of the suite whose cache is its own.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -32,6 +32,17 @@ const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/
 /** The one build in the copy's cache: its main.mjs. */
 const cachedMain = () => join(cache, readdirSync(cache, { withFileTypes: true }).find((e) => e.isDirectory() && !e.name.startsWith('building-'))!.name, 'main.mjs');
 const MARK = "process.stderr.write('PATCHED CLI RAN\\n');\n";
+/** Rewrites the recorded digest to the edited bytes', as bin/cli-bundle.mjs computes it: the edit then passes an ordinary start. */
+function forgeRecordedDigest(): void {
+  const build = join(cachedMain(), '..');
+  const own = pathToFileURL(join(root, '/')).href;
+  const hash = createHash('sha256');
+  for (const name of readdirSync(build).filter((n) => n !== 'bundle.sha256').sort()) {
+    const content = Buffer.from(readFileSync(join(build, name), 'utf8').replaceAll(own, 'file:///<root>/'));
+    hash.update(`\0${name}\0${content.length}\0`).update(content);
+  }
+  writeFileSync(join(build, 'bundle.sha256'), `sha256:${hash.digest('hex')}`);
+}
 const report = (reportDir: string) => JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as ConformanceReport;
 
 describe('the code that runs', () => {
@@ -62,18 +73,30 @@ describe('the code that runs', () => {
     cli('--version');
     const main = cachedMain();
     appendFileSync(main, MARK);
-    const build = join(main, '..');
-    const hash = createHash('sha256');
-    for (const name of readdirSync(build).filter((n) => n !== 'bundle.sha256').sort()) {
-      const content = readFileSync(join(build, name));
-      hash.update(`\0${name}\0${content.length}\0`).update(content);
-    }
-    writeFileSync(join(build, 'bundle.sha256'), `sha256:${hash.digest('hex')}`);
+    forgeRecordedDigest();
     const verify = cli('verify-bundle', join(dir, 'no-such-bundle.tar.gz'));
     expect(verify.stderr).not.toContain('PATCHED CLI RAN');
     expect(verify.stderr).toMatch(/the cached CLI bundle .* is not what the sources build/);
     expect(readFileSync(cachedMain(), 'utf8')).not.toContain('PATCHED');
   }, 120_000);
+
+  it('conformance bundle signs nothing for a run whose cached bundle was edited with its recorded digest: what it ran is not what the files build', () => {
+    const clean = join(dir, 'clean');
+    expect(cli('run', '--rules', 'AUTH-01', '--report-dir', clean).status).not.toBe(2);
+    const packed = cli('bundle', '--report-dir', clean);
+    expect(packed.status, packed.stderr).toBe(0);
+    const forged = join(dir, 'forged');
+    appendFileSync(cachedMain(), MARK);
+    forgeRecordedDigest();
+    const run = cli('run', '--rules', 'AUTH-01', '--report-dir', forged);
+    expect(run.stderr, 'an ordinary start runs an edit whose recorded digest was rewritten (docs/releasing.md)').toContain('PATCHED CLI RAN');
+    expect(report(forged).suite.code).toMatchObject({ from: 'bundle', checked: 'recorded' });
+    const refused = cli('bundle', '--report-dir', forged);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).not.toContain('PATCHED CLI RAN');
+    expect(refused.stderr).toMatch(/the run ran a CLI bundle \(sha256:[0-9a-f]{64}\) that its suite's files do not build \(sha256:[0-9a-f]{64}, built afresh from the same files now\): that code was not the release's; run again — no bundle written, nothing signed/);
+    expect(existsSync(join(forged, 'conformance-bundle.tar.gz'))).toBe(false);
+  }, 240_000);
 
   it('bundled code started other than through bin/conformance.js (its bytes unchecked) is not certification-grade', () => {
     cli('--version');
