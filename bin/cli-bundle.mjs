@@ -31,8 +31,8 @@ export async function bundledCli(root = PROJECT, { verify = false } = {}) {
   let replaced;
   if (key && existsSync(join(cache, key, 'main.mjs'))) {
     const dir = join(cache, key);
-    const sha256 = bundleDigest(filesOf(dir), root);
-    if (sha256 !== readOptional(join(dir, DIGEST_FILE)).toString().trim()) replaced = `the cached CLI bundle ${dir} is not the one built there (its files hash to ${sha256}, not to the digest recorded at its build)`;
+    const sha256 = digestOrUndefined(dir, root);
+    if (sha256 === undefined || sha256 !== readOptional(join(dir, DIGEST_FILE)).toString().trim()) replaced = `the cached CLI bundle ${dir} is not the one built there (its files hash to ${sha256}, not to the digest recorded at its build)`;
     else if (!verify) return { url: pathToFileURL(join(dir, 'main.mjs')).href, built: false, sha256, checked: 'recorded' };
   }
   try {
@@ -56,6 +56,15 @@ function bundleDigest(files, root) {
     hash.update(`\0${name}\0${text.length}\0`).update(text);
   }
   return `sha256:${hash.digest('hex')}`;
+}
+
+/** A build's digest, or undefined when it cannot be read whole (being replaced by another start): it is then rebuilt. */
+function digestOrUndefined(dir, root) {
+  try {
+    return bundleDigest(filesOf(dir), root);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The files of a build directory, name → bytes (the recorded digest aside). */
