@@ -91,9 +91,9 @@ function provenance(report: ConformanceReport) {
 }
 
 /** Which suite made the bundle: the digest of its files (suite-release.ts) and, from a checkout, its commit. */
-function gitState(): { digest?: string; gitCommit: string | null; gitDirty?: boolean } {
-  const { commit, dirty, digest } = suiteSource();
-  return { ...(digest ? { digest } : {}), ...(commit === null ? { gitCommit: null } : { gitCommit: commit, gitDirty: dirty }) };
+function gitState(): { digest?: string; gitCommit: string | null; gitDirty?: boolean; code?: unknown } {
+  const { commit, dirty, digest, code } = suiteSource();
+  return { ...(digest ? { digest } : {}), ...(commit === null ? { gitCommit: null } : { gitCommit: commit, gitDirty: dirty }), ...(code ? { code } : {}) };
 }
 
 /** load.json without its per-bucket timelines and raw response examples: verdicts and per-route figures. */
@@ -105,6 +105,7 @@ export function loadSummary(doc: unknown): unknown {
     format: d.format,
     formatVersion: d.formatVersion,
     engine: d.engine,
+    engineVersion: d.engineVersion ?? null,
     profile: d.profile,
     // why: a bundle travels: the timeline files are named by their name and digest, never by a local path
     target: summaryTarget(d.target, timelines),
@@ -120,6 +121,7 @@ export function loadSummary(doc: unknown): unknown {
       return {
         scenario: tl.scenario,
         engine: tl.engine,
+        engineVersion: tl.engineVersion ?? null,
         target: tl.target,
         phases: Array.isArray((tl.plan as { phases?: unknown } | undefined)?.phases) ? ((tl.plan as { phases: { name?: unknown }[] }).phases.map((p) => p?.name)) : [],
         ...(tl.interrupted ? { interrupted: tl.interrupted } : {}),

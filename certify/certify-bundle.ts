@@ -59,8 +59,10 @@ function judge(files: ReadonlyMap<string, Buffer>, policy: TrustPolicy, release?
     why.push(`the suite's release is not checked: the run names ${report.suite?.version} with files ${report.suite?.digest}; give --suite-digest with the digest published for that release, or verify with the released suite itself`);
   }
   const load = parseLoad(files);
+  // why: the grade holds the load plan's reasons (checked above to be what loadPlanReasons gives): they are said in full
   if (report) for (const reason of loadPlanReasons(load, report)) why.push(reason);
-  if (!report?.certification?.certificationGrade) why.push(`the run is not certification-grade (${report?.certification?.reasons.map((r) => r.code).join(', ') ?? 'not assessed'})`);
+  const codes = report?.certification?.reasons.map((r) => r.code).filter((code) => code !== 'load-plan');
+  if (!report?.certification?.certificationGrade && codes?.length !== 0) why.push(`the run is not certification-grade (${codes?.join(', ') ?? 'not assessed'})`);
   if (report?.summary.verdict !== 'conformant') why.push(`the verdict is ${report?.summary.verdict}`);
   return { status: why.length === 0 ? 'certified' : 'not-certified', checks, attestation, notCertifiedBecause: why, ...(report ? { report } : {}), ...(load ? { load } : {}) };
 }

@@ -5,12 +5,15 @@
 import type { FeatureSettings } from '../config/settings.ts';
 import type { ConformanceReport } from '../report/conformance-report.ts';
 import { declaredOff } from '../report/declared-off.ts';
+import { sameBaseUrl } from '../report/load-target.ts';
 
 /** The scenarios whose checks go over the limit (load/scenarios/: test/report/load-plan.test.ts keeps them in step). */
 export const DECISIVE_LOAD_SCENARIOS = ['trigger-limit', 'headers-under-load', 'bulk-cost', 'category-isolation'] as const;
 
 export interface LoadPlanSummary {
   engine?: unknown;
+  /** The engine's version (the suite's for the built-in engine, k6's own); null when the load run did not record it. */
+  engineVersion?: unknown;
   profile?: unknown;
   target?: { baseUrl?: unknown; fromTimelines?: unknown; embeddedReference?: unknown };
   interrupted?: unknown;
@@ -24,8 +27,11 @@ export function loadPlanReasons(summary: LoadPlanSummary | undefined, report: Pi
   const reasons: string[] = [];
   if (summary.profile !== 'full') reasons.push(`the load ran the ${String(summary.profile ?? 'unnamed')} profile; certification needs the full profile (\`conformance load --profile full\`)`);
   if (summary.interrupted) reasons.push('the load run was interrupted before its end');
+  const measured = summary.target?.baseUrl;
+  // why: each embedded reference listens on a port of its own (and is never a certification's target anyway)
+  const sameTarget = (summary.target?.embeddedReference === true && report.target.embeddedReference) || (typeof measured === 'string' && sameBaseUrl(measured, report.target.baseUrl));
   if (summary.target?.fromTimelines) reasons.push('the load verdicts were judged from timelines recorded elsewhere (--from-timelines), not measured by this run against its target');
-  else if (summary.target?.baseUrl !== report.target.baseUrl) reasons.push(`the load measured ${String(summary.target?.baseUrl ?? 'no named target')}, not the run's target ${report.target.baseUrl}`);
+  else if (!sameTarget) reasons.push(`the load measured ${String(summary.target?.baseUrl ?? 'no named target')}, not the run's target ${report.target.baseUrl}`);
   const ran = new Set((Array.isArray(summary.scenarios) ? summary.scenarios : []).map((s) => s?.scenario));
   const missing = DECISIVE_LOAD_SCENARIOS.filter((s) => !ran.has(s));
   if (missing.length > 0) reasons.push(`the load left out ${missing.join(', ')}: the scenario(s) whose checks can fail a limit more generous than announced`);

@@ -24,7 +24,7 @@ const SCHEMA = {
       properties: { name: str, version: str, digest: str, release: { anyOf: [{ type: 'null' }, { type: 'object', required: ['version', 'digest'], properties: { version: str, digest: str } }] } },
     },
     spec: { type: 'object', required: ['version'], properties: { version: str, catalogDigest: str } },
-    target: { type: 'object', required: ['baseUrl', 'embeddedReference', 'faults'], properties: { baseUrl: str, regionalBaseUrl: str, embeddedReference: { type: 'boolean' }, faults: strings, declared: { type: 'object' } } },
+    target: { type: 'object', required: ['baseUrl', 'embeddedReference', 'faults'], properties: { baseUrl: str, regionalBaseUrl: str, embeddedReference: { type: 'boolean' }, identifiesAsReference: { type: 'string', maxLength: 64 }, faults: strings, declared: { type: 'object' } } },
     startedAt: str,
     finishedAt: str,
     durationMs: { type: 'number' },

@@ -10,6 +10,7 @@ import { readBoundedTarGz } from './bounded-archive.ts';
 import { REDACTED } from '../report/redacted-settings.ts';
 import { BUNDLE_FILES, MANIFEST, sha256 } from './bundle.ts';
 import { assessCertification, type CertificationRunOptions } from './certification.ts';
+import type { LoadPlanSummary } from './load-plan.ts';
 import { loadSummaryTargetCheck } from '../report/load-target.ts';
 import { buildReport, reportInputOf, REPORT_FORMAT, REPORT_FORMAT_VERSION, type ConformanceReport } from '../report/conformance-report.ts';
 import { junitXml } from '../report/junit.ts';
@@ -69,8 +70,8 @@ export function verifyBundle(files: Map<string, Buffer>): Check[] {
     const keys = ['apiKey', 'secondaryApiKey', 'restrictedApiKey'].filter((k) => configuration.target?.[k] !== undefined);
     check(keys.every((k) => configuration.target?.[k] === REDACTED), `configuration.json carries no API key (${keys.length} redacted)`);
   }
-  if (report && configuration) checkCertification(report, configuration.run ?? {}, check);
   const loadSummary = parseJson<unknown>(files, BUNDLE_FILES.loadSummary, check);
+  if (report && configuration) checkCertification(report, configuration.run ?? {}, loadSummary as LoadPlanSummary | undefined, check);
   if (report && loadSummary !== undefined) checks.push(loadSummaryTargetCheck(report, loadSummary));
   const junit = files.get(BUNDLE_FILES.junit)?.toString('utf8');
   if (junit !== undefined && report) checkJunit(junit, report, check);
@@ -119,9 +120,9 @@ function checkJunit(junit: string, report: ConformanceReport, check: (ok: boolea
   check(junit === expected, `junit.xml is what conformance.json gives${junit === expected ? '' : ` (it differs: ${failures(junit)} failure(s) in junit.xml, ${failures(expected)} from the report)`}`);
 }
 
-function checkCertification(report: ConformanceReport, run: CertificationRunOptions, check: (ok: boolean, what: string) => void): void {
+function checkCertification(report: ConformanceReport, run: CertificationRunOptions, load: LoadPlanSummary | undefined, check: (ok: boolean, what: string) => void): void {
   try {
-    const expected = assessCertification(report, run);
+    const expected = assessCertification(report, run, load);
     const grade = (c: typeof expected | undefined) => (!c ? 'none' : c.certificationGrade ? 'certification-grade' : `not certification-grade: ${c.reasons.map((r) => r.code).join(', ')}`);
     const same = isDeepStrictEqual(report.certification, expected);
     check(same, `the certification grade is what the report and configuration give (${same ? grade(expected) : `stated ${grade(report.certification)}, recomputed ${grade(expected)}`})`);

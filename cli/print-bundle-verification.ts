@@ -46,7 +46,8 @@ function printClaims(result: BundleVerification, now: Date, print: (line: string
   print(heading);
   say(`Signed by:      ${signedBy(result.attestation)}`);
   say(`Run:            ${report.startedAt} → ${report.finishedAt}${age(report.finishedAt, now)}`);
-  say(`Target:         ${report.target.embeddedReference ? `embedded reference (${report.target.baseUrl})` : report.target.baseUrl}${report.target.faults?.length ? ` with fault(s) ${report.target.faults.join(', ')}` : ''}`);
+  const reference = report.target.identifiesAsReference !== undefined ? ` (identifies itself as the embedded reference ${report.target.identifiesAsReference})` : '';
+  say(`Target:         ${report.target.embeddedReference ? `embedded reference (${report.target.baseUrl})` : `${report.target.baseUrl}${reference}`}${report.target.faults?.length ? ` with fault(s) ${report.target.faults.join(', ')}` : ''}`);
   say(`Suite:          ${report.suite?.name} ${report.suite?.version}, ${suiteRelease(report)}, spec ${report.spec?.version}`);
   const unverified = report.summary.unverifiedMust?.length ?? 0;
   say(`Verdict:        ${report.summary.verdict}${unverified > 0 ? ` (${unverified} MUST rule(s) not verified)` : ''}`);
@@ -73,7 +74,8 @@ function loadPlan(load: BundleVerification['load']): string {
   if (!load) return 'none (no load-summary.json: the rate-limit rules the load judges were not measured)';
   const scenarios = (Array.isArray(load.scenarios) ? load.scenarios : []).map((s) => String(s?.scenario)).join(', ') || 'no scenario';
   const source = load.target?.fromTimelines ? ', judged from recorded timelines (--from-timelines)' : '';
-  return `engine ${String(load.engine)}, profile ${String(load.profile ?? 'unnamed')}, scenarios ${scenarios}${source}${load.interrupted ? ', INTERRUPTED' : ''}`;
+  const version = typeof load.engineVersion === 'string' ? load.engineVersion : '(version not recorded)';
+  return `engine ${String(load.engine)} ${version}, profile ${String(load.profile ?? 'unnamed')}, scenarios ${scenarios}${source}${load.interrupted ? ', INTERRUPTED' : ''}`;
 }
 
 function signedBy(a: BundleVerification['attestation']): string {

@@ -34,8 +34,11 @@ export async function judgeRecordedTimelines(files: string[], reportDir: string,
   const target = targets.size === 1 && recorded[0]!.target ? { baseUrl: recorded[0]!.target, embeddedReference: false } : {};
   mkdirSync(reportDir, { recursive: true });
   rmSync(join(reportDir, 'load.json'), { force: true });
+  const versions = new Set(recorded.map((t) => t.engineVersion));
+  const engineVersion = versions.size === 1 ? recorded[0]!.engineVersion : undefined;
   return reportLoad(reportDir, {
     engine: recorded[0]!.engine,
+    ...(typeof engineVersion === 'string' ? { engineVersion } : {}),
     target: { ...target, fromTimelines: files },
     expectedRps,
     startedAt: recorded.map((t) => t.startedAt).sort()[0]!,

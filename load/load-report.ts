@@ -5,6 +5,7 @@ import { verdictExitCode, type ConformanceReport } from '../report/conformance-r
 import { loadTargetFacts, loadTargetMismatch, reportTargetFacts } from '../report/load-target.ts';
 import { SECRET_PLACEHOLDERS } from '../config/env-vars.ts';
 import { Redactor } from '../report/redactor.ts';
+import { certificationHeadline } from '../report/verdict-text.ts';
 import { mergeIntoReport } from './merge-into-report.ts';
 import type { Timeline } from './timeline/format.ts';
 import type { LoadRuleVerdict } from './verdict/judge.ts';
@@ -16,6 +17,8 @@ export const LOAD_INTERRUPTED = 130;
 
 export interface LoadDocument {
   engine: 'node' | 'k6';
+  /** The engine's version: the suite's for the built-in engine, what `k6 version` printed for k6; absent when timelines did not record it. */
+  engineVersion?: string;
   profile?: 'short' | 'full';
   target: Record<string, unknown>;
   expectedRps: number;
@@ -60,7 +63,8 @@ export function reportLoad(reportDir: string, measured: LoadDocument, io: { log(
     io.log(`conformance load: ${mismatch}: nothing written to ${reportDir} and nothing merged (one target per report: give another --report-dir)`);
     return 2;
   }
-  writeFileSync(file, `${JSON.stringify({ format: LOAD_FORMAT, formatVersion: 1, ...doc, finishedAt: new Date().toISOString() })}\n`);
+  const written = { format: LOAD_FORMAT, formatVersion: 1, ...doc, finishedAt: new Date().toISOString() };
+  writeFileSync(file, `${JSON.stringify(written)}\n`);
   for (const v of doc.verdicts) {
     io.log(`${v.id} ${v.level} ${v.verdict}`);
     for (const t of v.tests) if (t.status !== 'passed') io.log(`  ${t.status}: ${t.name}\n    ${t.message ?? ''}`);
@@ -69,8 +73,12 @@ export function reportLoad(reportDir: string, measured: LoadDocument, io: { log(
   else if (doc.interrupted) io.log('The load fixture (workflow and subscribers) was removed.');
   if (doc.interrupted) for (const line of describeInterruption(doc.interrupted)) io.log(line);
   io.log(`Load report: ${file}`);
-  const merged = mergeIntoReport(reportDir, doc.verdicts);
-  if (merged) io.log(`Merged RL verdicts into ${merged.file}: the run is now ${merged.report.summary.verdict}${describeUnverified(merged.report)}`);
+  const merged = mergeIntoReport(reportDir, doc.verdicts, written);
+  if (merged) {
+    io.log(`Merged RL verdicts into ${merged.file}: the run is now ${merged.report.summary.verdict}${describeUnverified(merged.report)}`);
+    io.log(certificationHeadline(merged.report));
+    for (const r of merged.report.certification?.reasons ?? []) io.log(`  - ${r.text}`);
+  }
   const loadFailed = doc.verdicts.some((v) => v.verdict === 'fail');
   if (doc.interrupted) return LOAD_INTERRUPTED;
   // a MUST rule the load could not judge (a starved generator) leaves the load incomplete, as it would a run

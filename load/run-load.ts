@@ -23,6 +23,8 @@ export interface LoadRunInput {
   engine: 'node' | 'k6';
   /** The k6 binary (checked by the caller) when engine is k6. */
   k6?: string;
+  /** Its version, as `k6 version` printed it: each timeline it writes is stamped with it. */
+  k6Version?: string;
   plans: ScenarioPlan[];
   /** The plans again for what the target declares (its bursts decide how long over-limit phases last). */
   fitPlans?: (declared: DeclaredLimits) => ScenarioPlan[];
@@ -121,6 +123,7 @@ async function runInTurn(input: LoadRunInput): Promise<Omit<LoadRunResult, 'verd
         ? runScenarioK6(input.k6, plan, target, fixture, join(input.reportDir, `load-timeline-${plan.scenario}.json`), input.signal)
         : runScenarioNode(plan, target, fixture, input.signal ? { signal: input.signal } : {})
       ).finally(progress.stop);
+      if (input.k6 && input.k6Version) tl.engineVersion = input.k6Version;
       timelines.push(tl);
       const statuses = Object.entries(tl.routes).map(([route, r]) => `${route} ${JSON.stringify(r.statuses)}${r.dropped ? ` dropped ${r.dropped}` : ''}${r.errors ? ` errors ${r.errors}` : ''}`);
       input.log(`    ${statuses.join('; ')}`);

@@ -1,5 +1,8 @@
 // Public entry: startReference() runs the in-memory reference Notification Service (optionally with faults).
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { REFERENCE_HEADER, REFERENCE_VERSION } from './identity.ts';
 import type { AddressInfo } from 'node:net';
 import type { App, RouteDef } from './context.ts';
 import { type FaultName, isFaultName } from './faults.ts';
@@ -136,8 +139,12 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
 
   const host = options.host ?? '127.0.0.1';
   // why: larger header limit so overlong URIs reach our 414 instead of Node's 431
-  const make = (regional: boolean) =>
-    createServer({ maxHeaderSize: 64 * 1024, keepAliveTimeout: 10_000 }, (req, res) => (regional ? regionalPipeline : pipeline).handle(req, res, regional));
+  const make = (regional: boolean) => {
+    const server = createServer({ maxHeaderSize: 64 * 1024, keepAliveTimeout: 10_000 }, (req, res) => (regional ? regionalPipeline : pipeline).handle(req, res, regional));
+    // why: Node's own answer to a request it cannot parse names the reference too (same statuses as Node's default)
+    server.on('clientError', answerClientError);
+    return server;
+  };
   const main = make(false);
   const servers = [main];
   const port = await listen(main, options.port ?? 0, host);
@@ -165,4 +172,11 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     result.regionalBaseUrl = `http://${urlHost}:${rport}`;
   }
   return result;
+}
+
+/** Node's default answer to a malformed request (node:_http_server socketOnError), with the reference's header. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  if (socket.writable && (socket as Socket).bytesWritten === 0) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n${REFERENCE_HEADER}: ${REFERENCE_VERSION}\r\n\r\n`);
+  socket.destroy(error);
 }

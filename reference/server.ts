@@ -16,6 +16,7 @@ import {
   type StoredResponse,
 } from './idempotency.ts';
 import { canonicalJson, nowIso, sleep } from './util.ts';
+import { REFERENCE_HEADER, REFERENCE_VERSION } from './identity.ts';
 
 export const MAX_URI_LENGTH = 4096;
 export const DEFAULT_MAX_BODY = 1024 * 1024;
@@ -41,6 +42,8 @@ export class Pipeline {
 
   /** Entry point for both listeners. */
   readonly handle = (req: IncomingMessage, res: ServerResponse, regional: boolean): void => {
+    // why: every answer says it comes from the reference, so a run against it is never taken for a candidate's
+    res.setHeader(REFERENCE_HEADER, REFERENCE_VERSION);
     this.process(req, res, regional).catch(() => {
       if (!res.headersSent) this.sendError(res, req.url ?? '/', 500, 'Internal server error', {});
       else res.destroy();

@@ -34,7 +34,15 @@ export interface ConformanceReport {
   /** `catalogDigest`: the rule catalog the verdicts answer (suite-release.ts); absent in reports of older versions. */
   spec: { version: string; catalogDigest?: string };
   /** `declared`: what the target declares it runs (features, trigger limit); absent in reports of older versions. */
-  target: { baseUrl: string; regionalBaseUrl?: string; embeddedReference: boolean; faults: string[]; declared?: DeclaredConfiguration };
+  target: {
+    baseUrl: string;
+    regionalBaseUrl?: string;
+    embeddedReference: boolean;
+    /** A target of one's own that answered with the reference's X-Conformance-Reference header: its value (the reference's version). */
+    identifiesAsReference?: string;
+    faults: string[];
+    declared?: DeclaredConfiguration;
+  };
   startedAt: string;
   finishedAt: string;
   durationMs: number;
@@ -196,13 +204,18 @@ export type CertificationReasonCode =
   | 'rule-subset'
   | 'expectations-baseline'
   | 'embedded-reference'
+  | 'identifies-as-reference'
   | 'reference-fault'
   | 'read-only'
   | 'no-drain'
   | 'interrupted'
   | 'unreleased-suite'
   | 'code-injected'
-  | 'leaks';
+  /** The CLI ran from a bundle whose bytes were not checked against the sources the digest covers. */
+  | 'unchecked-code'
+  | 'leaks'
+  /** The load run merged into the report did not measure what certification needs (certify/load-plan.ts). */
+  | 'load-plan';
 
 export interface CertificationReason {
   code: CertificationReasonCode;

@@ -27,6 +27,28 @@ export interface SuiteSource {
   release?: { version: string; digest: string } | null;
   /** Environment variables that load code the release does not hold (NODE_OPTIONS --require, …), as set for the run. */
   injected?: Record<string, string>;
+  /** The code that ran: the TypeScript sources (which the digest covers), or the CLI bundle built from them and how its bytes were checked. */
+  code?: RunningCode;
+}
+
+/**
+ * `sources`: the TypeScript files themselves (tsx, vitest). `bundle`: bin/cli-bundle.mjs's build of them, its digest,
+ * and `built` (built by this start, or byte for byte a build by this start) or `recorded` (its bytes are those recorded
+ * at its build); `unchecked`: bundled code started other than through bin/conformance.js, whose bytes nobody checked.
+ */
+export type RunningCode = { from: 'sources' } | { from: 'bundle'; sha256: string; checked: 'built' | 'recorded' } | { from: 'bundle'; checked: 'unchecked' };
+
+/** Set by esbuild in the CLI bundle (bin/cli-bundle.mjs `define`); undefined in the sources. */
+declare const __CONFORMANCE_BUNDLED__: boolean | undefined;
+
+/** What bin/conformance.js found when it started the code: the bundle it ran and how it checked its bytes. */
+const RUNNING_CODE = Symbol.for('notification-api-conformance.running-code');
+
+export function runningCode(): RunningCode {
+  if (typeof __CONFORMANCE_BUNDLED__ === 'undefined') return { from: 'sources' };
+  const told = (globalThis as Record<symbol, unknown>)[RUNNING_CODE] as { from?: unknown; sha256?: unknown; checked?: unknown } | undefined;
+  if (told?.from === 'bundle' && typeof told.sha256 === 'string' && (told.checked === 'built' || told.checked === 'recorded')) return { from: 'bundle', sha256: told.sha256, checked: told.checked };
+  return { from: 'bundle', checked: 'unchecked' };
 }
 
 /** Variables through which code outside the suite's files runs inside it: Node's preloads and loaders, the dynamic linker's. */
@@ -59,7 +81,7 @@ export function isReleasedSuite(s: SuiteSource & { version: string }): boolean {
 export function suiteSourceAt(root: string): SuiteSource {
   const { digest, release } = suiteRelease(root);
   const injected = injectedCode();
-  return { ...readGitState(root), digest, release, ...(injected ? { injected } : {}) };
+  return { ...readGitState(root), digest, release, ...(injected ? { injected } : {}), code: runningCode() };
 }
 
 function readGitState(root: string): Pick<SuiteSource, 'commit' | 'dirty' | 'releaseTag'> {

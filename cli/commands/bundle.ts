@@ -21,7 +21,7 @@ export function registerBundle(program: Command, env: Record<string, string | un
     .option('--out <file>', 'where the bundle goes (default REPORT_DIR/conformance-bundle.tar.gz)');
   addSigningOptions(command).action(async (flags: BundleFlags) => {
     // Loaded here, not at start: the report writers bring tar and the Sigstore signer.
-    const [{ resolveSettings }, { SigningError }, { ARTIFACTS }, { writeBundleFromDir, KeyInBundleError }] = await Promise.all([
+    const [{ resolveSettings }, { SigningError }, { ARTIFACTS }, { writeBundleFromDir, KeyInBundleError, RunCodeNotReleasedError }] = await Promise.all([
       import('../../config/resolve-settings.ts'),
       import('../../certify/sign-attestation.ts'),
       import('../../report/write-reports.ts'),
@@ -46,7 +46,7 @@ export function registerBundle(program: Command, env: Record<string, string | un
       const file = await writeBundleFromDir(dir, { onWarning: (line) => process.stderr.write(`conformance bundle: warning: ${escapeTerminal(line)}\n`), keys: [apiKey, secondaryApiKey, restrictedApiKey, ...keyVars.map((name) => env[name])], ...(flags.out ? { file: flags.out } : {}), ...(signing ? { signing } : {}) });
       process.stdout.write(`Bundle: ${file}${signing ? ' (signed: attestation.sigstore.json)' : ' (unsigned: add --sign-key FILE or --sign keyless to certify)'}\n`);
     } catch (error) {
-      if (error instanceof KeyInBundleError) throw new UsageError(error.message);
+      if (error instanceof KeyInBundleError || error instanceof RunCodeNotReleasedError) throw new UsageError(error.message);
       if (error instanceof SigningError) throw new UsageError(`${error.message}; no bundle written`);
       if (error instanceof SyntaxError) throw new UsageError(`--report-dir ${dir}: a report file is not JSON (${error.message}); no bundle written`);
       throw error;

@@ -15,6 +15,7 @@ import { useNetworkForProcess } from '../../config/network-dispatcher.ts';
 import type { NetworkSettings } from '../../config/settings.ts';
 import { ProvisioningError } from '../../load/target/fixture.ts';
 import { describeTarget, loadTargetMismatch, reportTargetFacts, type TargetFacts } from '../../report/load-target.ts';
+import { SUITE_VERSION } from '../../report/suite-info.ts';
 
 export interface LoadCommandOptions {
   target?: string;
@@ -136,7 +137,9 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
   // why: with the node engine each scenario gets an embedded reference of its own and they all run at once (no refill pauses)
   const together = embedded && opts.engine === 'node' && plans.length > 1 && !opts.oneAtATime;
   const gaps = together ? 'scenarios at once, each against its own embedded reference; a starved one runs again alone' : `one at a time, + ≥ ${(profile.gapS * (plans.length - 1)).toFixed(1)} s refill pauses`;
-  io.log(`Plan: ${plans.length} scenario(s), ${requests} requests over ${seconds.toFixed(1)} s of load (${gaps}), engine ${opts.engine}, profile ${opts.profile}, trigger limit ${expectedRps}/s`);
+  // why: the built-in engine is the suite's own code; k6's is what `k6 version` printed
+  const engineVersion = k6 ? k6.version : SUITE_VERSION;
+  io.log(`Plan: ${plans.length} scenario(s), ${requests} requests over ${seconds.toFixed(1)} s of load (${gaps}), engine ${opts.engine} ${engineVersion}, profile ${opts.profile}, trigger limit ${expectedRps}/s`);
   io.log(judgedLimitLine(expectedRps, { embedded, shortEmbedded: embedded && profile.embedded.triggerRps !== undefined, fromReport: limitFromReport, explicit: opts.explicitRateLimit === true, reportDir: opts.reportDir }));
   for (const p of plans) io.log(`  ${p.scenario}: ${p.requestCount} requests, ${(p.durationMs / 1000).toFixed(1)} s (${p.phases.map((ph) => `${ph.name} ${(ph.durationMs / 1000).toFixed(1)} s`).join(', ')})`);
   if (beyondBounds(plans)) return usage(`the plan exceeds the bounds (${MAX_REQUESTS} requests, ${MAX_DURATION_S} s): lower --duration or --rate-limit-rps`);
@@ -168,13 +171,14 @@ export async function loadCommand(opts: LoadCommandOptions, io: LoadIo): Promise
     // why: a run that ends without a verdict must not leave an earlier run's load.json to be read as its own
     rmSync(join(opts.reportDir, 'load.json'), { force: true });
     const result = await runLoad({
-      ...{ baseUrl, apiKey, ...(targetPerPlan ? { targetPerPlan, retryStarvedAlone: true } : {}), engine: opts.engine, ...(k6 ? { k6: k6.k6 } : {}), plans, fitPlans, expectedRps, gapS: profile.gapS, reportDir: opts.reportDir, log: io.log },
+      ...{ baseUrl, apiKey, ...(targetPerPlan ? { targetPerPlan, retryStarvedAlone: true } : {}), engine: opts.engine, ...(k6 ? { k6: k6.k6, k6Version: k6.version } : {}), plans, fitPlans, expectedRps, gapS: profile.gapS, reportDir: opts.reportDir, log: io.log },
       ...(io.signal ? { signal: io.signal } : {}),
       ...(io.onFixture ? { onFixture: io.onFixture } : {}),
     });
     const interrupted = io.signal?.aborted ? interruptionOf(String(io.signal.reason), result.timelines, result.notRun) : undefined;
     return reportLoad(opts.reportDir, {
       engine: opts.engine,
+      engineVersion,
       profile: opts.profile,
       target: { baseUrl, embeddedReference: embedded, faults },
       expectedRps,

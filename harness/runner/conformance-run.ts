@@ -126,6 +126,8 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
         baseUrl: profile.baseUrl,
         ...(profile.regionalBaseUrl ? { regionalBaseUrl: profile.regionalBaseUrl } : {}),
         embeddedReference: profile.embeddedReference,
+        // why: the embedded reference is named as such already; a target of one's own answering as the reference is it too
+        ...(checked?.ok && checked.identifiesAsReference !== undefined && !profile.embeddedReference ? { identifiesAsReference: checked.identifiesAsReference } : {}),
         faults: settings.reference.faults,
         declared: declaredConfiguration(settings),
       },

@@ -4,8 +4,10 @@ import type { Identity } from '../../config/settings.ts';
 import { ApiClient, ExchangeFailed, type ApiResponse } from '../http/api-client.ts';
 import { TRANSPORT_FAULTS } from '../http/transport.ts';
 import type { TargetProfile } from '../target-profile.ts';
+import { REFERENCE_HEADER } from '../../reference/identity.ts';
 
-export type PreflightOutcome = { ok: true; lines: string[] } | { ok: false; reason: string };
+/** `identifiesAsReference`: the target answered with the reference's header (its value, cut): it is the reference, not a candidate. */
+export type PreflightOutcome = { ok: true; lines: string[]; identifiesAsReference?: string } | { ok: false; reason: string };
 
 type KeyIdentity = Exclude<Identity, 'none'>;
 
@@ -34,6 +36,7 @@ export async function preflight(profile: TargetProfile, transportRetries: number
   const api = new ApiClient({ ...profile, timeouts: { ...profile.timeouts, requestMs: Math.min(profile.timeouts.requestMs, PREFLIGHT_REQUEST_MS) } });
   const lines: string[] = [];
   const homes: Partial<Record<KeyIdentity, Environment>> = {};
+  let identifiesAsReference: string | undefined;
   for (const identity of ['primary', 'secondary', 'restricted'] as const) {
     if (!profile.keys[identity]) continue;
     const answer = await listEnvironments(api, identity, transportRetries);
@@ -43,6 +46,7 @@ export async function preflight(profile: TargetProfile, transportRetries: number
     if (identity === 'primary') {
       const notApi = await notTheApi(answer, api, profile);
       if (notApi) return { ok: false, reason: notApi };
+      identifiesAsReference = answer.headers[REFERENCE_HEADER.toLowerCase()]?.slice(0, 64);
     }
     if (answer.status !== 200 || !Array.isArray(answer.data)) {
       lines.push(`Pre-flight: GET ${PATH} with the ${identity} key answered ${answer.status}; continuing (the suites will report what fails)`);
@@ -61,7 +65,8 @@ export async function preflight(profile: TargetProfile, transportRetries: number
       reason: `the primary key (${KEY_SETTINGS.primary}) and the secondary key (${KEY_SETTINGS.secondary}) belong to the same environment (${homes.primary.name ?? homes.primary._id}): AUTH-05 needs a key of another environment of the organization`,
     };
   }
-  return { ok: true, lines };
+  if (identifiesAsReference !== undefined && !profile.embeddedReference) lines.push(`Pre-flight: the target identifies itself as the embedded reference (${REFERENCE_HEADER}: ${identifiesAsReference}): the run cannot certify a candidate`);
+  return { ok: true, lines, ...(identifiesAsReference !== undefined ? { identifiesAsReference } : {}) };
 }
 
 /** Two settings holding one key: a copy-paste mistake that would read as a broken isolation or a writable read-only key. */

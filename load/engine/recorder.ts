@@ -1,4 +1,5 @@
 // Aggregates every request of a run into the timeline format: per-bucket counts, per-route header facts, HDR latency.
+import { SUITE_VERSION } from '../../report/suite-info.ts';
 import type { ScenarioPlan } from '../scenarios/plan.ts';
 import { ROUTES, type RouteName } from '../scenarios/routes.ts';
 import { emptyBucketRoute, TIMELINE_FORMAT, TIMELINE_FORMAT_VERSION, type BucketRoute, type MinMax, type RouteSummary, type Timeline } from '../timeline/format.ts';
@@ -97,6 +98,8 @@ export class TimelineRecorder {
       format: TIMELINE_FORMAT,
       formatVersion: TIMELINE_FORMAT_VERSION,
       engine,
+      // why: the built-in engine is the suite's own code: its version is the suite's
+      engineVersion: SUITE_VERSION,
       scenario: this.plan.scenario,
       startedAt: startedAt.toISOString(),
       durationMs: Math.round(durationMs),

@@ -76,6 +76,8 @@ export interface Timeline {
   format: typeof TIMELINE_FORMAT;
   formatVersion: typeof TIMELINE_FORMAT_VERSION;
   engine: 'node' | 'k6';
+  /** The engine's version: the suite's for the built-in engine, what `k6 version` printed for k6 (absent in older timelines). */
+  engineVersion?: string;
   scenario: string;
   /** The base URL the load was sent to (a report's target is compared with it before a merge). */
   target?: string;

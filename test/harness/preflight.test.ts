@@ -7,6 +7,7 @@ import { describe, expect, it, type TestContext } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../config/settings.ts';
 import { preflight } from '../../harness/runner/preflight.ts';
 import type { TargetProfile } from '../../harness/target-profile.ts';
+import { SUITE_VERSION } from '../../report/suite-info.ts';
 import { startReference, type RunningReference } from '../../reference/index.ts';
 import { runCli } from '../hostile/run-cli.ts';
 
@@ -53,7 +54,12 @@ describe.concurrent('pre-flight', () => {
     const wrongRestricted = await preflight(profileFor(ref.baseUrl, { primary: dev, secondary: prod, restricted: 'nk_restricted_wrong' }), 2);
     expect(wrongRestricted).toEqual({ ok: false, reason: expect.stringContaining('the restricted API key (--restricted-api-key / CONFORMANCE_RESTRICTED_API_KEY)') });
     const right = await preflight(profileFor(ref.baseUrl, { primary: dev, secondary: prod, restricted }), 2);
-    expect(right).toEqual({ ok: true, lines: [expect.stringMatching(/^Pre-flight: organization \w+, environment Development$/)] });
+    // the reference names itself on every answer: a run against it is told so, and the report records it
+    expect(right).toEqual({
+      ok: true,
+      identifiesAsReference: SUITE_VERSION,
+      lines: [expect.stringMatching(/^Pre-flight: organization \w+, environment Development$/), `Pre-flight: the target identifies itself as the embedded reference (X-Conformance-Reference: ${SUITE_VERSION}): the run cannot certify a candidate`],
+    });
   });
 
   it('names both settings when one key is given twice, before sending anything', async () => {

@@ -1,10 +1,11 @@
 // The k6 runner's refusals, with fake `k6` executables: an old k6, a directory named k6, a crash, a missing or
 // stale timeline. None of them may ever yield a verdict.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadCommand } from '../../cli/commands/load-command.ts';
+import { loadSummary } from '../../certify/bundle.ts';
 import { checkK6, findK6, K6RunError, runScenarioK6 } from '../../load/k6/runner.ts';
 import { scenarioByName } from '../../load/scenarios/index.ts';
 import { planScenario } from '../../load/scenarios/plan.ts';
@@ -65,6 +66,25 @@ describe('k6 binary and version', () => {
     expect(lines.join('\n')).toMatch(/--engine k6: .*k6 v0\.48\.0; the scripts need k6 ≥ v0\.57\.0/);
     expect(existsSync(join(root, 'never'))).toBe(false);
   });
+});
+
+describe('the k6 version is part of the load plan', () => {
+  test('conformance load --engine k6 records what `k6 version` printed in load.json and each timeline; the bundle\'s load summary carries it', async () => {
+    const reportDir = join(root, 'versioned');
+    const saved = process.env.PATH;
+    process.env.PATH = `${fakeK6('versioned-k6', NEW, WRITES_TIMELINE)}:${saved}`;
+    const lines: string[] = [];
+    try {
+      const code = await loadCommand({ scenarios: ['trigger-limit'], engine: 'k6', rateLimitRps: 600, reportDir, allowRemoteLoad: false, profile: 'short' }, { log: (s) => lines.push(s) });
+      expect(code, lines.join('\n')).not.toBe(2);
+    } finally {
+      process.env.PATH = saved;
+    }
+    expect(lines.find((l) => l.startsWith('Plan: '))).toContain('engine k6 1.3.0, profile short');
+    const load = JSON.parse(readFileSync(join(reportDir, 'load.json'), 'utf8'));
+    expect([load.engine, load.engineVersion, load.timelines[0].engineVersion]).toEqual(['k6', '1.3.0', '1.3.0']);
+    expect(loadSummary(load)).toMatchObject({ engine: 'k6', engineVersion: '1.3.0', scenarios: [{ scenario: 'trigger-limit', engine: 'k6', engineVersion: '1.3.0' }] });
+  }, 60_000);
 });
 
 describe('a k6 run yields a timeline only when it finished and wrote this run’s file', () => {

@@ -1,11 +1,12 @@
 // What `conformance load` prints: which trigger limit is judged and why (once), each declaration of the target once,
 // and a line every few seconds while a scenario runs.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { judgedLimitLine, loadCommand } from '../../cli/commands/load-command.ts';
 import { progressEvery } from '../../load/run-load.ts';
+import { SUITE_VERSION } from '../../report/suite-info.ts';
 import { planScenario } from '../../load/scenarios/plan.ts';
 import { scenarioByName } from '../../load/scenarios/index.ts';
 
@@ -23,6 +24,11 @@ describe('load output', () => {
     ]);
     // two embedded references, one per scenario, declare the same buckets: one line
     expect(lines.filter((l) => l.startsWith('  declared: '))).toHaveLength(1);
+    // the built-in engine is the suite's own code: its version is the suite's, in the plan line, load.json and each timeline
+    expect(lines.find((l) => l.startsWith('Plan: '))).toContain(`engine node ${SUITE_VERSION}, profile short`);
+    const load = JSON.parse(readFileSync(join(root, 'r', 'load.json'), 'utf8'));
+    expect([load.engine, load.engineVersion]).toEqual(['node', SUITE_VERSION]);
+    expect(load.timelines.map((t: { engineVersion?: string }) => t.engineVersion)).toEqual([SUITE_VERSION, SUITE_VERSION]);
   }, 60_000);
 
   it('names the source of a given target\'s limit', () => {

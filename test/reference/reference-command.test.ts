@@ -1,11 +1,12 @@
 // `conformance reference` with known keys (flags or REFERENCE_* variables), random ones otherwise; bad keys exit 2.
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { runCli, spawnCli, startCli } from '../hostile/run-cli.ts';
+import { SUITE_VERSION } from '../../report/suite-info.ts';
 
 const DEV = 'cft-known-dev-key-0123456789';
 const PROD = 'cft-known-prod-key-0123456789';
@@ -17,7 +18,7 @@ async function environments(baseUrl: string, key: string): Promise<{ status: num
   return { status: res.statusCode, own: body.data?.find((e) => e.apiKeys?.some((k) => k.key === key))?.name };
 }
 
-async function withReference<T>(args: string[], env: Record<string, string>, use: (announced: { baseUrl: string; apiKeys: Record<string, string> }, line: string) => Promise<T>): Promise<T> {
+async function withReference<T>(args: string[], env: Record<string, string>, use: (announced: { baseUrl: string; regionalBaseUrl?: string; apiKeys: Record<string, string> }, line: string) => Promise<T>): Promise<T> {
   const cli = await startCli(['reference', ...args], env);
   try {
     return await use(JSON.parse(cli.output), cli.output);
@@ -87,6 +88,39 @@ describe('conformance reference announcement', () => {
     }
     expect((await reference.done).code).toBe(0);
   }, 120_000);
+});
+
+describe('conformance reference names itself on every answer', () => {
+  /** The raw answer to `bytes` sent on a plain socket: the status line and headers of what Node's parser refuses too. */
+  const raw = (baseUrl: string, bytes: string) => new Promise<string>((resolve, reject) => {
+    const url = new URL(baseUrl);
+    const socket = connect(Number(url.port), url.hostname, () => socket.end(bytes));
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+
+  it('answers X-Conformance-Reference: <suite version> on a 200, a 401, a 404, a 405, a 414, a 422 and a request Node cannot parse, on both ports', async () => {
+    await withReference([], {}, async ({ baseUrl, regionalBaseUrl, apiKeys }) => {
+      const auth = { authorization: `ApiKey ${apiKeys.dev}` };
+      const answers = await Promise.all([
+        request(`${baseUrl}/v1/environments`, { headers: auth }),
+        request(`${baseUrl}/v1/environments`),
+        request(`${baseUrl}/v1/no-such-thing`, { headers: auth }),
+        request(`${baseUrl}/v1/environments`, { method: 'DELETE', headers: auth }),
+        request(`${baseUrl}/v1/subscribers?x=${'a'.repeat(5000)}`, { headers: auth }),
+        request(`${baseUrl}/v1/events/trigger`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' }),
+        request(`${regionalBaseUrl!}/v1/environments`, { headers: auth }),
+      ]);
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 401, 404, 405, 414, 422, 200]);
+      for (const a of answers) {
+        await a.body.dump();
+        expect(a.headers['x-conformance-reference']).toBe(SUITE_VERSION);
+      }
+      expect(await raw(baseUrl, 'GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n')).toMatch(new RegExp(`^HTTP/1\\.1 400 Bad Request\r\nConnection: close\r\nX-Conformance-Reference: ${SUITE_VERSION.replaceAll('.', '\\.')}\r\n\r\n$`));
+    });
+  });
 });
 
 describe('conformance reference on a port that cannot be had', () => {

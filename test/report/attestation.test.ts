@@ -113,7 +113,7 @@ describe('signed attestation', () => {
     const files = await signedFiles();
     editJson(files, BUNDLE_FILES.report, (r) => (r.target.baseUrl = 'https://api.other-vendor.test'));
     const forged = pack(files, true);
-    expect(failed(forged, keyPolicy(vendor.publicKey))).toEqual(['every file matches its signed SHA-256 (not SHA256SUMS, conformance.json)', expect.stringContaining('the signed predicate'), expect.stringContaining("the load summary measured the report's target (the report is about https://api.other-vendor.test")]);
+    expect(failed(forged, keyPolicy(vendor.publicKey))).toEqual(['every file matches its signed SHA-256 (not SHA256SUMS, conformance.json)', expect.stringContaining('the signed predicate'), 'the certification grade is what the report and configuration give (stated certification-grade, recomputed not certification-grade: load-plan)', expect.stringContaining("the load summary measured the report's target (the report is about https://api.other-vendor.test")]);
     expect(verify(forged, keyPolicy(vendor.publicKey)).status).toBe('invalid');
     // Without a key the signature is not checked, but the signed subjects still disagree with the files.
     expect(verify(forged, { kind: 'none' }).status).toBe('invalid');

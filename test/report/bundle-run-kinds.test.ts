@@ -1,6 +1,6 @@
 // The verifier rebuilds exactly what the writer wrote: every kind of run the CLI produces, signed, verifies intact
 // (no failed check) and says why it certifies nothing. Real CLI runs against the embedded reference.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { ATTESTATION_FILE, buildStatement } from '../../certify/attestation.ts';
 import { bundleFiles, writeArchive } from '../../certify/bundle.ts';
 import { certifyBundle } from '../../certify/certify-bundle.ts';
 import { junitXml } from '../../report/junit.ts';
+import { SUITE_VERSION } from '../../report/suite-info.ts';
 import { readSigningKey, signStatement } from '../../certify/sign-attestation.ts';
 import { readPublicKey } from '../../certify/verify-attestation.ts';
 import { readBundle } from '../../certify/verify-bundle.ts';
@@ -54,6 +55,27 @@ describe('every kind of signed run verifies intact and certifies nothing', () =>
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(await verified(join(reportDir, 'conformance-bundle.tar.gz'))).toMatch(/NOT CERTIFIED: .*the verdict is error/);
   }, 60_000);
+
+  it('a run against the reference served on its own (`conformance reference` as --target): the target identifies itself as the reference', async () => {
+    const reference = spawnCli(['reference', '--port', '0']);
+    try {
+      const { baseUrl, apiKeys } = JSON.parse(await reference.waitFor(/^\{/)) as { baseUrl: string; apiKeys: Record<string, string> };
+      const reportDir = join(dir, 'reference-as-target');
+      const run = await runCli(['run', '--rules', 'AUTH-01', '--target', baseUrl, '--api-key', apiKeys.dev!, '--report-dir', reportDir, '--bundle', '--sign-key', privateKey]);
+      const why = `the target identifies itself as the embedded reference (X-Conformance-Reference: ${SUITE_VERSION}), not a candidate`;
+      expect(run.stdout, run.stderr).toContain(`  - ${why}`);
+      const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8'));
+      expect(report.target).toMatchObject({ embeddedReference: false, identifiesAsReference: SUITE_VERSION });
+      expect(report.certification.reasons).toContainEqual({ code: 'identifies-as-reference', text: why });
+      const out = await verified(join(reportDir, 'conformance-bundle.tar.gz'));
+      expect(out).toContain(`    - ${why}`);
+      expect(out).toContain(`  Target:         ${baseUrl} (identifies itself as the embedded reference ${SUITE_VERSION})`);
+      expect(out).toMatch(/NOT CERTIFIED: .*\(rule-subset, identifies-as-reference/);
+    } finally {
+      reference.signal('SIGINT');
+    }
+    expect((await reference.done).code).toBe(0);
+  }, 120_000);
 
   it('a container run: the image named in the configuration is part of what was signed', async () => {
     const report = certifiableReport();

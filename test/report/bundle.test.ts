@@ -7,6 +7,7 @@ import { main } from '../../cli/main.ts';
 import { DEFAULT_SETTINGS } from '../../config/settings.ts';
 import { BUNDLE_FILES, bundleFiles, MANIFEST, sha256, writeBundle, type BundleInput } from '../../certify/bundle.ts';
 import { junitXml } from '../../report/junit.ts';
+import { mergeReport } from '../../load/merge-into-report.ts';
 import { readBundle, verifyBundle } from '../../certify/verify-bundle.ts';
 import { sampleRecords, sampleReport } from './sample-report.ts';
 
@@ -16,12 +17,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const KEY = 'sk_test_bundle_key_0123456789';
 const input = (): BundleInput => {
   const records = sampleRecords();
-  const report = sampleReport(records);
+  const sample = sampleReport(records);
+  const loadJson = { format: 'notification-api-conformance/load', target: { ...sample.target }, verdicts: [], timelines: [{ scenario: 's', routes: { trigger: { sent: 3, examples: [{ body: KEY }] } }, buckets: [] }] };
+  // as `conformance load` leaves the report: its grade judges the load plan
+  const report = mergeReport(sample, [], loadJson);
   return {
     report,
     junitXml: junitXml(report),
     settings: { ...structuredClone(DEFAULT_SETTINGS), target: { baseUrl: 'http://127.0.0.1:1', apiKey: KEY, restrictedApiKey: `${KEY}-r` } },
-    loadJson: { format: 'notification-api-conformance/load', target: { ...report.target }, verdicts: [], timelines: [{ scenario: 's', routes: { trigger: { sent: 3, examples: [{ body: KEY }] } }, buckets: [] }] },
+    loadJson,
   };
 };
 

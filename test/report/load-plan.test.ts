@@ -16,6 +16,8 @@ import { readPublicKey } from '../../certify/verify-attestation.ts';
 import { SCENARIO_NAMES } from '../../load/scenarios/index.ts';
 import { printBundleVerification } from '../../cli/print-bundle-verification.ts';
 import { junitXml } from '../../report/junit.ts';
+import { SUITE_VERSION } from '../../report/suite-info.ts';
+import { mergeReport } from '../../load/merge-into-report.ts';
 import { vendorKey } from './vendor-key.ts';
 import { certifiableReport, RELEASED_DIGEST } from './sample-report.ts';
 
@@ -29,6 +31,7 @@ const loadJson = (edit: (d: any) => void = () => undefined) => {
     format: 'notification-api-conformance/load',
     formatVersion: 1,
     engine: 'node',
+    engineVersion: SUITE_VERSION,
     profile: 'full',
     target: { baseUrl: report.target.baseUrl, embeddedReference: false, faults: [] },
     expectedRps: 200,
@@ -40,7 +43,9 @@ const loadJson = (edit: (d: any) => void = () => undefined) => {
   return doc;
 };
 
-async function verify(load: unknown, r = report) {
+/** Bundles `r` as `conformance load` leaves it after merging `load` (its grade judged on the load plan), signed. */
+async function verify(load: unknown, r = report, merge = true) {
+  if (merge) r = mergeReport(r, [], load);
   const files = bundleFiles({ report: r, junitXml: junitXml(r), settings: { ...structuredClone(DEFAULT_SETTINGS), target: { baseUrl: r.target.baseUrl } }, loadJson: load });
   files.set(ATTESTATION_FILE, await signStatement(buildStatement(files), { kind: 'key', key: readSigningKey(vendor.privateKey) }));
   const buffers = new Map([...files].map(([name, content]) => [name, Buffer.from(content)]));
@@ -67,6 +72,16 @@ describe('the load plan is part of the verdict', () => {
     const result = await verify(loadJson(edit));
     expect(result.status).toBe('not-certified');
     expect(result.notCertifiedBecause.join('\n')).toMatch(why);
+  });
+
+  it('the grade conformance load writes is the verifier\'s: NOT CERTIFIED with the reason, never INVALID; a grade the load plan did not judge is INVALID', async () => {
+    const short = loadJson((d) => (d.profile = 'short'));
+    const merged = await verify(short);
+    expect(merged.status).toBe('not-certified');
+    expect(merged.report?.certification?.reasons).toEqual([{ code: 'load-plan', text: expect.stringMatching(/^the load ran the short profile/) }]);
+    const stale = await verify(short, report, false);
+    expect(stale.status).toBe('invalid');
+    expect(stale.checks.filter((c) => !c.ok).map((c) => c.what)).toEqual([expect.stringMatching(/^the certification grade is what the report and configuration give \(stated certification-grade, recomputed not certification-grade: load-plan\)/)]);
   });
 
   it('a load measured against another target is INVALID (one target per report)', async () => {
@@ -103,7 +118,17 @@ describe('the load plan is part of the verdict', () => {
     printBundleVerification(await verify(loadJson((d) => (d.profile = 'short'))), { file: 'b.tar.gz', trust: { kind: 'key', file: 'k.pub' }, now: new Date() }, (l) => lines.push(l));
     const out = lines.join('\n');
     expect(out).toMatch(/^ {2}Declared: +(idempotency on, rate limiting on, regional endpoint yes, trigger limit \d+\/s|nothing \(a report of an older version\))$/m);
-    expect(out).toMatch(/^ {2}Load: +engine node, profile short, scenarios trigger-limit, trigger-under-limit, headers-under-load, bulk-cost, category-isolation$/m);
+    expect(out).toMatch(new RegExp(`^ {2}Load: +engine node ${SUITE_VERSION.replaceAll('.', '\\.')}, profile short, scenarios trigger-limit, trigger-under-limit, headers-under-load, bulk-cost, category-isolation$`, 'm'));
     expect(out).toMatch(/^NOT CERTIFIED: .*the load ran the short profile/m);
+  });
+
+  it('the verifier prints k6 and the version k6 reported, and says when a load run recorded no version', async () => {
+    const print = async (edit: (d: any) => void) => {
+      const lines: string[] = [];
+      printBundleVerification(await verify(loadJson(edit)), { file: 'b.tar.gz', trust: { kind: 'key', file: 'k.pub' }, now: new Date() }, (l) => lines.push(l));
+      return lines.find((l) => l.startsWith('  Load: '));
+    };
+    expect(await print((d) => ((d.engine = 'k6'), (d.engineVersion = '1.3.0')))).toMatch(/^ {2}Load: +engine k6 1\.3\.0, profile full,/);
+    expect(await print((d) => delete d.engineVersion)).toMatch(/^ {2}Load: +engine node \(version not recorded\), profile full,/);
   });
 });

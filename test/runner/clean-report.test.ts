@@ -23,6 +23,11 @@ describe('prove --clean-report: a conformance report stands for the clean run on
     expect(readCleanReport(join(dir, 'conformance.json'), here)).toMatchObject({ verdicts: clean.requirements, errors: [] });
   });
 
+  it('takes a run a short load merged into (npm test\'s test:load): its load-plan reasons grade certification, not the clean verdicts', () => {
+    const loadPlan = { code: 'load-plan', text: 'the load ran the short profile; certification needs the full profile' };
+    expect(whyNotClean({ ...clean, certification: { certificationGrade: false, reasons: [...clean.certification.reasons, loadPlan] } } as never, here)).toEqual([]);
+  });
+
   it.for<[string, Record<string, unknown>, RegExp]>([
     ['a candidate target', { target: { ...clean.target, embeddedReference: false } }, /not the embedded reference/],
     ['a fault', { target: { ...clean.target, faults: ['bearer-accepted'] } }, /fault\(s\) bearer-accepted/],
