@@ -85,7 +85,7 @@ async function drainTriggers(trigger: Sender, target: TargetProfile, share = DRA
   while (sent < 2 * burst) {
     const pace = drainPace({ answerMs, refillPerSecond: refill, burst, left, budgetMs: deadline - performance.now(), maxInFlight: MAX_IN_FLIGHT });
     if (!pace.ok) return ended({ rejected: undefined, lastBatch, sent, slow: pace.reason }, bulks);
-    bulks = pace.bulks;
+    bulks = Math.max(bulks, pace.bulks);
     const costs = Array.from({ length: pace.inFlight }, (_, i) => (i < bulks ? BULK_COST : 1));
     const batchSentAt = performance.now();
     lastBatch = await Promise.all(costs.map((cost) => (cost === BULK_COST ? trigger.bulk() : trigger.single())));
