@@ -7,7 +7,7 @@ import { contextOf } from './context.ts';
 import { notAsPlanned } from './generator-lag.ts';
 import { remainingFallsByCost, throttledWellFormed } from './header-checks.ts';
 import { interruptedChecks } from './interrupted-checks.ts';
-import { burstBound, convergence, declaredRate, noThrottling } from './trigger-limit-checks.ts';
+import { burstBound, convergence, declaredRate, noThrottling, OWN_STATEMENT } from './trigger-limit-checks.ts';
 
 export interface LoadRuleVerdict {
   id: string;
@@ -36,6 +36,7 @@ export function judgeTimelines(timelines: Timeline[], expectedRps: number): Load
     tests.push(...interruptedChecks(tl, expectedRps));
   }
   tests.push(...overLimitMissing(timelines, tests));
+  saysNoOverLimitJudged(tests);
   return LOAD_RULES.map((id) => {
     const own = tests.filter((t) => t.name.endsWith(`[${id}]`));
     const level = isRuleId(id) ? requirement(id).level : 'MUST';
@@ -63,6 +64,13 @@ function overLimitMissing(timelines: Timeline[], tests: RuleTest[]): RuleTest[] 
     message: 'no scenario of the run offered the trigger category more than its limit allows over a phase (trigger-limit, headers-under-load, category-isolation do): the limit itself was not exercised',
     decisive: true,
   }];
+}
+
+/** A declared rate that fails RL-05 while no phase above the limit was judged says so: the fail rests on the header alone. */
+function saysNoOverLimitJudged(tests: RuleTest[]): void {
+  const own = tests.filter((t) => t.name.endsWith('[RL-05]'));
+  if (own.some((t) => t.decisive && (t.status === 'passed' || t.status === 'failed'))) return;
+  for (const t of own) if (t.status === 'failed' && t.message?.endsWith(OWN_STATEMENT)) t.message += '; no phase above the limit was judged, so the load itself says nothing either way';
 }
 
 /**

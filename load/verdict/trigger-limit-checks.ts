@@ -18,6 +18,9 @@ const MIN_WINDOW_S = 1;
 /** Answers to the phase before an under-limit phase reach into it: how far back its late answers are looked for. */
 const LATE_LOOKBACK_S = 2;
 
+/** Why a declared rate off the limit fails RL-05 however the load went: a header is not a measurement. */
+export const OWN_STATEMENT = "the target's own statement of its limit, judged whatever rate the load reached";
+
 /**
  * The trigger policy declares the documented rate, read from every timeline (each scenario probes the target anew). A
  * header is the target's own answer whatever the generator did, so a starved run does not hide it.
@@ -39,7 +42,7 @@ export function declaredRate(timelines: Timeline[], expectedRps: number): RuleTe
   return [
     off.length === 0
       ? test(ctx, 'RL-05', title, 'passed', rates.map(({ header, rate }) => `"${header}" declares ${fmt(rate)}/s`).join('; '), evidence)
-      : test(ctx, 'RL-05', title, 'failed', `the trigger limit is ${expectedRps}/s, but RateLimit-Policy "${off[0]!.header}" declares ${off[0]!.quota.limit} per ${off[0]!.quota.w} s = ${fmt(off[0]!.rate)}/s${off.length > 1 ? ` (and ${off.length - 1} more trigger polic${off.length > 2 ? 'ies' : 'y'} off the documented rate)` : ''}`, evidence),
+      : test(ctx, 'RL-05', title, 'failed', `the trigger limit is ${expectedRps}/s, but RateLimit-Policy "${off[0]!.header}" declares ${off[0]!.quota.limit} per ${off[0]!.quota.w} s = ${fmt(off[0]!.rate)}/s${off.length > 1 ? ` (and ${off.length - 1} more trigger polic${off.length > 2 ? 'ies' : 'y'} off the documented rate)` : ''}: ${OWN_STATEMENT}`, evidence),
   ];
 }
 

@@ -5,7 +5,8 @@ import type { Provisioner } from '../../fixtures/provision.ts';
 import type { ApiClient, ApiResponse, Identity } from '../../harness/http/api-client.ts';
 import type { TargetProfile } from '../../harness/target-profile.ts';
 import { TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
-import { exhaust, readBucket, RefillGate, sleep, type Exhaustion } from '../../fixtures/rate-limits/bucket.ts';
+import { readBucket, RefillGate, sleep, timed, type Exhaustion } from '../../fixtures/rate-limits/bucket.ts';
+import { BULK_COST, drainPace, PACE_MARGIN } from '../../fixtures/rate-limits/drain-pace.ts';
 import { freshKey, withKey } from '../../fixtures/idempotency/keys.ts';
 import { expectWithinWindow } from '../../fixtures/rate-limits/header-units.ts';
 import type { IdFactory } from '../../harness/conformance/ids.ts';
@@ -18,10 +19,13 @@ const gate = new RefillGate();
 afterAll(gate.publish);
 
 type Send = () => Promise<ApiResponse>;
-/** Requests per concurrent batch: as many as the client keeps connections. */
-const BATCH = 32;
-/** The cost of a bulk trigger (RL-03). */
-const BULK_COST = 100;
+/** The client keeps 32 connections per worker: more requests in flight would queue on them, not reach the target sooner. */
+const MAX_IN_FLIGHT = 32;
+/** The share of timeouts.testMs a drain may take when it is all the test does, and when the test goes on after it. */
+const DRAIN_ALONE = 0.7;
+const DRAIN_THEN_MORE = 0.4;
+/** The share of timeouts.testMs after which a test that keeps the bucket drained stops sending. */
+const KEEP_DRAINED_UNTIL = 0.85;
 interface Sender {
   single: Send;
   bulk: Send;
@@ -42,24 +46,67 @@ async function triggerSender(api: ApiClient, provision: Provisioner, as: Identit
   };
 }
 
+interface Drain extends Exhaustion {
+  /** Why no 429 came, when none did: the road's pace (not verified), or a bucket that never ran out (RL-04). */
+  whyNot: string;
+  /** Set when the answers' pace kept the bucket from running out: then no 429 says nothing about the limit. */
+  slow?: string;
+  /** Bulk triggers per batch that kept pace: the tests that keep the bucket drained afterwards lead with as many. */
+  bulks: number;
+  /** When a test that keeps the bucket drained afterwards stops sending (performance.now()). */
+  keepUntil: number;
+}
+
 /**
- * Drains the trigger bucket with batches of single triggers led by two bulk triggers (cost 100, same category):
- * the bulk ones take the bucket down whenever it holds 100 tokens, so the single ones reach a 429 even when
- * they are sent slower than the bucket refills. Bounded by twice the announced burst in requests (the
+ * Drains the trigger bucket with batches of single triggers led by bulk triggers (cost 100, same category): the bulk
+ * ones take the bucket down whenever it holds 100 tokens, so the single ones reach a 429 even when they are sent slower
+ * than the bucket refills. How many bulks a batch holds follows the answers' time (drain-pace.ts), re-read after every
+ * batch; the drain takes at most `share` of timeouts.testMs. Bounded by twice the announced burst in requests (the
  * documented rate × 5.5 s when no policy is announced). The rejection looked for is a single trigger's 429.
  */
-async function drainTriggers(trigger: Sender, target: TargetProfile): Promise<Exhaustion & { whyNot: string }> {
-  const probe = await trigger.single();
-  const reading = readBucket(probe);
-  const burst = reading?.policy.burst ?? Math.floor(target.limits.triggerRps * 5.5);
-  let tokens = 0;
-  const costing = (send: Send, cost: number): Send => () => ((tokens += cost), send());
-  const batch = [costing(trigger.bulk, BULK_COST), costing(trigger.bulk, BULK_COST), ...Array.from({ length: BATCH - 2 }, () => costing(trigger.single, 1))];
+async function drainTriggers(trigger: Sender, target: TargetProfile, share = DRAIN_THEN_MORE): Promise<Drain> {
   const started = performance.now();
-  const drained = probe.status === 429 ? { rejected: probe, lastBatch: [probe], sent: 1 } : await exhaust(() => batch, 2 * burst, (res, i) => i >= 2 && res.status === 429);
-  gate.note(drained.lastBatch.at(-1) ?? probe, (burst / target.limits.triggerRps) * 1000);
-  return { ...drained, whyNot: slowerThanRefill(tokens / ((performance.now() - started) / 1000), reading?.refillPerSecond ?? target.limits.triggerRps) ?? 'the trigger bucket could not be exhausted (RL-04)' };
+  const deadline = started + target.timeouts.testMs * share;
+  const keepUntil = started + target.timeouts.testMs * KEEP_DRAINED_UNTIL;
+  const probe = await timed(trigger.single);
+  const reading = readBucket(probe.res);
+  const burst = reading?.policy.burst ?? Math.floor(target.limits.triggerRps * 5.5);
+  const refill = reading?.refillPerSecond ?? target.limits.triggerRps;
+  const ended = (drain: Exhaustion & { slow?: string }, bulks: number): Drain => {
+    gate.note(drain.lastBatch.at(-1) ?? probe.res, (burst / target.limits.triggerRps) * 1000);
+    return { ...drain, whyNot: drain.slow ?? 'the trigger bucket could not be exhausted (RL-04)', bulks, keepUntil };
+  };
+  if (probe.res.status === 429) return ended({ rejected: probe.res, lastBatch: [probe.res], sent: 1 }, MIN_BULKS);
+  let answerMs = probe.receivedAt - probe.sentAt;
+  let left = reading?.remaining;
+  let [sent, offered, accepted] = [1, 1, isAccepted(probe.res) ? 1 : 0];
+  let lastBatch: ApiResponse[] = [probe.res];
+  let bulks = MIN_BULKS;
+  while (sent < 2 * burst) {
+    const pace = drainPace({ answerMs, refillPerSecond: refill, burst, left, budgetMs: deadline - performance.now(), maxInFlight: MAX_IN_FLIGHT });
+    if (!pace.ok) return ended({ rejected: undefined, lastBatch, sent, slow: pace.reason }, bulks);
+    bulks = Math.max(bulks, pace.bulks);
+    const costs = Array.from({ length: pace.inFlight }, (_, i) => (i < bulks ? BULK_COST : 1));
+    const batchSentAt = performance.now();
+    lastBatch = await Promise.all(costs.map((cost) => (cost === BULK_COST ? trigger.bulk() : trigger.single())));
+    answerMs = performance.now() - batchSentAt;
+    sent += costs.length;
+    offered += sum(costs);
+    accepted += sum(costs.filter((_, i) => isAccepted(lastBatch[i]!)));
+    const rejected = lastBatch.find((res, i) => i >= bulks && res.status === 429);
+    if (rejected) return ended({ rejected, lastBatch, sent }, bulks);
+    const elapsedS = (performance.now() - started) / 1000;
+    // A bucket that accepted more than it holds and refills, with room to spare, never ran out: RL-04 is judged.
+    if (accepted > PACE_MARGIN * (burst + refill * elapsedS)) return ended({ rejected: undefined, lastBatch, sent }, bulks);
+    left = Math.min(...lastBatch.map((res) => readBucket(res)?.remaining ?? Number.POSITIVE_INFINITY));
+    if (!Number.isFinite(left)) left = undefined;
+  }
+  return ended({ rejected: undefined, lastBatch, sent, slow: slowerThanRefill(offered / ((performance.now() - started) / 1000), refill) }, bulks);
 }
+
+const MIN_BULKS = 2;
+const isAccepted = (res: ApiResponse) => res.status >= 200 && res.status < 300;
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 /**
  * A drain that offered no more tokens per second than the bucket refills could not empty it, whatever the target
@@ -78,21 +125,22 @@ const DRAIN_MARGIN = 1.5;
 const THROTTLED_TRIGGERS_SOUGHT = 24;
 
 /**
- * Requests of other kinds fired in the same batches as bulk-led triggers, so that the trigger bucket stays
- * drained meanwhile; batches repeat until THROTTLED_TRIGGERS_SOUGHT single triggers among them were answered 429 (at
- * most `maxRounds`). Not the first 429 alone: on a loaded machine a batch trickles in, a drained bucket refills between
- * its requests, and one throttled trigger beside six answered requests says little about one shared bucket.
+ * Requests of other kinds fired in the same batches as bulk-led triggers (as many bulks as the drain needed to keep
+ * pace), so that the trigger bucket stays drained meanwhile; batches repeat until THROTTLED_TRIGGERS_SOUGHT single
+ * triggers among them were answered 429 (at most `maxRounds`, and not past the drain's `keepUntil`). Not the first 429
+ * alone: on a loaded machine a batch trickles in, a drained bucket refills between its requests, and one throttled
+ * trigger beside six answered requests says little about one shared bucket.
  */
-async function amidThrottledTriggers(trigger: Sender, others: Record<string, Send>, maxRounds = 20): Promise<{ triggersThrottled: boolean; others: [string, ApiResponse][] }> {
+async function amidThrottledTriggers(trigger: Sender, drain: Drain, others: Record<string, Send>, maxRounds = 20): Promise<{ triggersThrottled: boolean; others: [string, ApiResponse][] }> {
   const answered: [string, ApiResponse][] = [];
   let throttled = 0;
   let last: ApiResponse | undefined;
-  for (let round = 0; round < maxRounds && throttled < THROTTLED_TRIGGERS_SOUGHT; round++) {
-    const sends: [string, Send][] = [['bulk', trigger.bulk], ['bulk', trigger.bulk]];
+  for (let round = 0; round < maxRounds && throttled < THROTTLED_TRIGGERS_SOUGHT && (round === 0 || performance.now() < drain.keepUntil); round++) {
+    const sends: [string, Send][] = Array.from({ length: drain.bulks }, (): [string, Send] => ['bulk', trigger.bulk]);
     for (let i = 0; i < 3; i++) {
       for (const entry of Object.entries(others)) sends.push(['trigger', trigger.single], ['trigger', trigger.single], ['trigger', trigger.single], entry);
     }
-    sends.push(...Array.from({ length: Math.max(6, BATCH - sends.length) }, (): [string, Send] => ['trigger', trigger.single]));
+    sends.push(...Array.from({ length: Math.max(6, MAX_IN_FLIGHT - sends.length) }, (): [string, Send] => ['trigger', trigger.single]));
     const responses = await Promise.all(sends.map(([, send]) => send()));
     sends.forEach(([label], i) => label !== 'trigger' && label !== 'bulk' && answered.push([label, responses[i]!]));
     throttled += sends.filter(([label], i) => label === 'trigger' && responses[i]!.status === 429).length;
@@ -103,9 +151,9 @@ async function amidThrottledTriggers(trigger: Sender, others: Record<string, Sen
 }
 
 conformance('RL-04', 'an exhausted trigger bucket answers 429 with Retry-After and "API rate limit exceeded"', async ({ api, provision, target, notVerified }) => {
-  const { rejected, sent, whyNot } = await drainTriggers(await triggerSender(api, provision), target);
-  if (!rejected && whyNot.startsWith('the triggers reached')) return notVerified(whyNot);
-  expect(rejected, `the trigger bucket must run out: no 429 after ${sent} triggers (twice the announced burst)`).toBeDefined();
+  const { rejected, sent, slow } = await drainTriggers(await triggerSender(api, provision), target, DRAIN_ALONE);
+  if (!rejected && slow) return notVerified(slow);
+  expect(rejected, `the trigger bucket must run out: no 429 after ${sent} triggers (twice the announced burst, or more tokens accepted than the bucket holds and refills with room to spare)`).toBeDefined();
   expect(rejected!.headers['retry-after'], 'a 429 must carry Retry-After in whole seconds').toMatch(/^\d+$/);
   const policy = parseRateLimitPolicy(rejected!.headers['ratelimit-policy']);
   if (policy.ok) expect(Number(rejected!.headers['retry-after']), `Retry-After is the seconds to wait, within the policy's window of ${policy.policy.w} s (not milliseconds, not an absolute time)`).toBeLessThanOrEqual(policy.policy.w);
@@ -115,7 +163,7 @@ conformance('RL-04', 'an exhausted trigger bucket answers 429 with Retry-After a
 }, { needs: ['drain'], buckets: { 'primary trigger': 'drains', 'primary configuration': 'reads' } });
 
 conformance('RL-02', "a 429's Retry-After and RateLimit-Reset are seconds to wait, within the policy's window", async ({ api, provision, target, notVerified }) => {
-  const { rejected, whyNot } = await drainTriggers(await triggerSender(api, provision), target);
+  const { rejected, whyNot } = await drainTriggers(await triggerSender(api, provision), target, DRAIN_ALONE);
   if (!rejected) return notVerified(`no 429 to read: ${whyNot}`);
   const parsed = parseRateLimitPolicy(rejected.headers['ratelimit-policy']);
   if (!parsed.ok) return notVerified(`the 429 names no window to judge its wait against: ${parsed.error} (RL-01, and the RL-02 test of every operation)`);
@@ -125,7 +173,7 @@ conformance('RL-02', "a 429's Retry-After and RateLimit-Reset are seconds to wai
 
 // Remaining means what it says: with the bucket out of tokens, an answer said so before (or the 429 does) — never "1 left".
 conformance('RL-03', 'a single trigger refused with 429 for lack of tokens comes after, or itself carries, RateLimit-Remaining 0', async ({ api, provision, target, notVerified }) => {
-  const { rejected, lastBatch, whyNot } = await drainTriggers(await triggerSender(api, provision), target);
+  const { rejected, lastBatch, whyNot } = await drainTriggers(await triggerSender(api, provision), target, DRAIN_ALONE);
   if (!rejected) return notVerified(`no 429 to read: ${whyNot}`);
   const remaining = lastBatch.map((res) => res.headers['ratelimit-remaining']).filter((r): r is string => r !== undefined);
   if (remaining.length === 0) return notVerified('the drained batch carries no RateLimit-Remaining (RL-01)');
@@ -143,10 +191,10 @@ conformance('RL-06', 'with the trigger bucket exhausted, configuration and globa
     configuration: Number((await api.get('/v1/environment-variables', { retryOn429: false })).headers['ratelimit-remaining'] ?? 0),
     global: Number((await api.get('/v1/environments', { retryOn429: false })).headers['ratelimit-remaining'] ?? 0),
   };
-  const { rejected, whyNot } = await drainTriggers(trigger, target);
-  if (!rejected) return notVerified(whyNot);
+  const drain = await drainTriggers(trigger, target);
+  if (!drain.rejected) return notVerified(drain.whyNot);
   const others = { 'GET /v1/environment-variables (configuration)': () => api.get('/v1/environment-variables', { retryOn429: false }), 'GET /v1/environments (global)': () => api.get('/v1/environments', { retryOn429: false }) };
-  const mixed = await amidThrottledTriggers(trigger, others);
+  const mixed = await amidThrottledTriggers(trigger, drain, others);
   for (const [label, res] of mixed.others) {
     // A 429 from the request's own (configuration/global) bucket is not the trigger bucket's doing.
     const category = parseRateLimitPolicy(res.headers['ratelimit-policy']);
@@ -164,9 +212,9 @@ conformance('RL-06', 'with the trigger bucket exhausted, configuration and globa
 conformance('RL-09', "exhausting one environment's trigger bucket leaves another environment's triggers unthrottled", async ({ api, provision, target, notVerified }) => {
   const trigger = await triggerSender(api, provision);
   const otherEnvironment = await triggerSender(api, provision, 'secondary');
-  const { rejected, whyNot } = await drainTriggers(trigger, target);
-  if (!rejected) return notVerified(whyNot);
-  const mixed = await amidThrottledTriggers(trigger, { "a trigger with the secondary environment's key": otherEnvironment.single });
+  const drain = await drainTriggers(trigger, target);
+  if (!drain.rejected) return notVerified(drain.whyNot);
+  const mixed = await amidThrottledTriggers(trigger, drain, { "a trigger with the secondary environment's key": otherEnvironment.single });
   const throttled = mixed.others.filter(([, res]) => res.status === 429).length;
   expect(throttled, `triggers of another environment, sent together with the primary environment's throttled triggers, were throttled ${throttled} of ${mixed.others.length} times`).toBe(0);
   if (!mixed.triggersThrottled) return notVerified(`the primary trigger bucket refilled before the secondary environment was asked: ${SLOW_PATH}`);
@@ -180,9 +228,10 @@ conformance('RL-09', "exhausting one environment's trigger bucket leaves another
 // throttles before it looks at the key). One wait serves both: each is a second of the rate-limit phase.
 conformance('RL-07', 'after waiting Retry-After seconds a trigger is accepted again', async ({ api, provision, ids, target, notVerified }) => {
   const trigger = await triggerSender(api, provision);
-  const { rejected, whyNot } = await drainTriggers(trigger, target);
-  if (!rejected) return notVerified(whyNot);
-  const refused = await refusedKeyedTrigger(trigger, ids);
+  const drain = await drainTriggers(trigger, target);
+  const { rejected } = drain;
+  if (!rejected) return notVerified(drain.whyNot);
+  const refused = await refusedKeyedTrigger(trigger, drain, ids);
   const last = refused?.res ?? rejected;
   // A wait in another unit, or none, is the target's doing: the test fails rather than ends not verified.
   const policy = parseRateLimitPolicy(last.headers['ratelimit-policy']);
@@ -200,14 +249,14 @@ conformance('RL-07', 'after waiting Retry-After seconds a trigger is accepted ag
 }, { needs: ['drain'], buckets: { 'primary trigger': 'measures', 'primary configuration': 'reads' } });
 
 /** Batches as the drain's, but of keyed triggers (a fresh key each), keep the bucket drained until one is refused. */
-async function refusedKeyedTrigger(trigger: Sender, ids: IdFactory): Promise<{ key: string; res: ApiResponse } | undefined> {
-  for (let round = 0; round < 20; round++) {
-    const keys = Array.from({ length: BATCH - 2 }, () => freshKey(ids));
-    const batch = [trigger.bulk, trigger.bulk, ...keys.map((key) => () => trigger.keyed(key))];
+async function refusedKeyedTrigger(trigger: Sender, drain: Drain, ids: IdFactory): Promise<{ key: string; res: ApiResponse } | undefined> {
+  for (let round = 0; round < 20 && (round === 0 || performance.now() < drain.keepUntil); round++) {
+    const keys = Array.from({ length: MAX_IN_FLIGHT - drain.bulks }, () => freshKey(ids));
+    const batch = [...Array.from({ length: drain.bulks }, () => trigger.bulk), ...keys.map((key) => () => trigger.keyed(key))];
     const responses = await Promise.all(batch.map((send) => send()));
     gate.note(responses.at(-1), 6_000);
-    const i = keys.findIndex((_, k) => responses[k + 2]!.status === 429);
-    if (i >= 0) return { key: keys[i]!, res: responses[i + 2]! };
+    const i = keys.findIndex((_, k) => responses[k + drain.bulks]!.status === 429);
+    if (i >= 0) return { key: keys[i]!, res: responses[i + drain.bulks]! };
   }
   return undefined;
 }

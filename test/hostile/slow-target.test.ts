@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
-import { runBehindFlakyProxy } from './flaky-network-run.ts';
+import { runBehindFlakyProxy, type FlakyRun } from './flaky-network-run.ts';
 
 const RULES = 'TRIG-02';
 /** A time limit that a correct target behind 300 ms of latency cannot meet in every test of these rules. */
@@ -25,5 +25,35 @@ describe('a slow target', { timeout: 180_000 }, () => {
     }
     expect([0, 3]).toContain(run.code);
     expect(run.leftOnTarget, 'a cancelled test still removes what it created').toEqual([]);
+  });
+
+  // Drains of the trigger bucket keep pace with the answers (fixtures/rate-limits/drain-pace.ts): at 300 ms they run it
+  // out; at 1.5 s, with a test's budget of 20 s, they cannot and say so, naming the latency, before the time limit.
+  // RL-06 and RL-09 have no check on every exchange, so a run of them sends nothing for other rules' traffic.
+  const drainConfig = (testMs: number) => {
+    const config = join(mkdtempSync(join(tmpdir(), 'cft-slow-drain-')), 'conformance.yaml');
+    writeFileSync(config, `timeouts:\n  testMs: ${testMs}\n`);
+    return config;
+  };
+  const testsOf = (run: FlakyRun, rules: string[]) => run.report.requirements.filter((r) => rules.includes(r.id)).flatMap((r) => r.tests.map((t) => ({ id: r.id, ...t })));
+
+  it('1.5 s on every answer: the drains end not verified naming the latency, never failed, never cut off by the time limit', async ({ expect }) => {
+    const rules = ['RL-06', 'RL-09'];
+    const run = await runBehindFlakyProxy({ resetRate: 0, jitterMs: 0, seed: 1, latencyMs: 1_500 }, ['--rules', rules.join(','), '--config', drainConfig(20_000)], { CONFORMANCE_WORKERS: '1' });
+    const tests = testsOf(run, rules);
+    expect(tests.map((t) => t.id).sort()).toEqual(rules);
+    for (const t of tests) {
+      expect(t.status, `${t.name}: ${t.message}`).toBe('not-verified');
+      expect(t.message).toMatch(/^answers take ~1\.\d s; 32 in flight \(\d+ of them bulk triggers of cost 100\) cannot outrun a refill of 600\/s within \d+(\.\d)? s/);
+    }
+    expect(run.leftOnTarget).toEqual([]);
+  });
+
+  // why 40 s: a drain that kept to 2 bulk triggers per batch at 300 ms took about 45 s here, and was cut off
+  it('300 ms on every answer: the drain sends more bulk triggers per batch, runs the bucket out and keeps it drained (RL-06 judged)', async ({ expect }) => {
+    const run = await runBehindFlakyProxy({ resetRate: 0, jitterMs: 0, seed: 1, latencyMs: 300 }, ['--rules', 'RL-06', '--config', drainConfig(40_000)], { CONFORMANCE_WORKERS: '1' });
+    const [rl06] = testsOf(run, ['RL-06']);
+    expect(rl06, rl06?.message).toMatchObject({ status: 'passed' });
+    expect(run.leftOnTarget).toEqual([]);
   });
 });

@@ -81,3 +81,35 @@ describe('the declared rate in the IETF structured syntax', () => {
     }
   });
 });
+
+// Behind 300 ms on every answer the generator dropped a fifth of what the over-limit scenarios send and never offered
+// more than the target's own declared 900/s, so no over-limit phase was judged. The declared policy is another kind of
+// evidence: the target's own statement of its limit, read from its answers whatever rate the load reached.
+describe('a slow road: the declared policy is judged, the load is not', () => {
+  const SLOW_ROAD = { dropEvery: 5 };
+  const OVER_LIMIT = ['trigger-limit', 'headers-under-load', 'category-isolation'];
+  const runAt = (limit: number, scenario: string, target: SimTarget) => simulate(planScenario(scenarioByName(scenario)!, 'short', limit), target);
+  const judgedAt = (limit: number, target: SimTarget) => judgeTimelines([...OVER_LIMIT, 'trigger-under-limit'].map((s) => runAt(limit, s, s === 'trigger-under-limit' ? target : { ...target, ...SLOW_ROAD })), limit).find((v) => v.id === 'RL-05')!;
+
+  test('a target declaring 1.5× the documented limit fails RL-05 from its header alone, saying the load was not needed for it', () => {
+    const v = judgedAt(RPS, { ...CLEAN, rps: { ...CLEAN.rps, trigger: RPS * 1.5 } });
+    expect(v.verdict, lines(v)).toBe('fail');
+    const failed = v.tests.filter((t) => t.status === 'failed');
+    expect(failed.map((t) => t.name)).toEqual([expect.stringContaining('RateLimit-Policy of the trigger category declares 200/s')]);
+    expect(failed[0]!.message).toMatch(/declares 300 per 1 s = 300\/s.*: the target's own statement of its limit, judged whatever rate the load reached; no phase above the limit was judged/);
+    // every check of the load itself is left to a run whose generator keeps up
+    expect(v.tests.filter((t) => t.decisive && t.status !== 'not-verified').map((t) => t.name)).toEqual([]);
+  });
+
+  test('the same target on a plan declared at its own 1.5× rate (judged there): not-verified, never fail', () => {
+    const v = judgedAt(RPS * 1.5, { ...CLEAN, rps: { ...CLEAN.rps, trigger: RPS * 1.5 } });
+    expect(v.verdict, lines(v)).toBe('not-verified');
+    expect(v.tests.filter((t) => t.status === 'failed')).toEqual([]);
+  });
+
+  test('a generator that kept up and offered more than the limit: a target that admits more than it declares fails on the load itself', () => {
+    const clean = judgeTimelines([...OVER_LIMIT, 'trigger-under-limit'].map((s) => runAt(RPS, s, { ...CLEAN, triggerRefillFactor: 1.5 })), RPS).find((x) => x.id === 'RL-05')!;
+    expect(clean.verdict, lines(clean)).toBe('fail');
+    expect(clean.tests.filter((t) => t.status === 'failed' && t.decisive).length, lines(clean)).toBeGreaterThan(0);
+  });
+});
