@@ -39,5 +39,5 @@ describe.concurrent('--json', () => {
     expect(doc).toMatchObject({ command: 'verify-bundle', exitCode: r.code, status: 'not-certified', signature: { signed: false, verified: false }, claims: { verified: false, verdict: 'incomplete' } });
     expect(doc.checks.every((c: { ok: boolean }) => c.ok)).toBe(true);
     expect(r.stderr).toContain('NOT VERIFIED: the bundle is unsigned');
-  }, 120_000);
+  }, 300_000);
 });

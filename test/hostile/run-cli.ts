@@ -27,7 +27,11 @@ export interface CliResult {
   elapsedMs: number;
 }
 
-/** `timed`: the run's own deadline is under test, so it keeps its normal CPU priority. */
+/**
+ * `killAfterMs` is a bound on silence, not on the run: a run that keeps printing (its progress lines) is alive however
+ * busy the machine makes it; one that prints nothing for that long is killed. `timed`: the run's own deadline is under
+ * test, so it keeps its normal CPU priority.
+ */
 export function runCli(args: string[], env: Record<string, string> = {}, killAfterMs = 120_000, { timed = false } = {}): Promise<CliResult> {
   const started = Date.now();
   const base = { ...harnessDefaults, ...ownReportDir(args), ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST'))) };
@@ -38,9 +42,13 @@ export function runCli(args: string[], env: Record<string, string> = {}, killAft
     if (child.pid !== undefined && !timed) setPriority(child.pid, 10);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    let killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    const alive = () => {
+      clearTimeout(killer);
+      killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    };
+    child.stdout.on('data', (d) => ((stdout += d), alive()));
+    child.stderr.on('data', (d) => ((stderr += d), alive()));
     child.on('close', (code) => {
       clearTimeout(killer);
       resolve({ code, stdout, stderr, elapsedMs: Date.now() - started });

@@ -22,7 +22,7 @@ beforeAll(async () => {
   const run = await runCli(['run', '--target', reference.baseUrl, '--rules', 'AUTH-01', '--report-dir', reportDir], { CONFORMANCE_API_KEY: reference.apiKeys.dev, CONFORMANCE_TRIGGER_RPS: '600' });
   expect(run.code, run.stdout + run.stderr).toBe(3);
   reportText = readFileSync(join(reportDir, 'conformance.json'), 'utf8');
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await reference.close();
   rmSync(root, { recursive: true, force: true });

@@ -87,7 +87,7 @@ describe('conformance reference announcement', () => {
       reference.signal('SIGINT');
     }
     expect((await reference.done).code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('conformance reference names itself on every answer', () => {

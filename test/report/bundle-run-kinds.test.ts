@@ -38,7 +38,7 @@ describe('every kind of signed run verifies intact and certifies nothing', () =>
     expect(run.stdout).toContain('(signed: attestation.sigstore.json)');
     const out = await verified(join(reportDir, 'conformance-bundle.tar.gz'));
     expect(out).toMatch(/NOT CERTIFIED: .*\(rule-subset, expectations-baseline, embedded-reference, reference-fault, read-only, no-drain/);
-  }, 120_000);
+  }, 300_000);
 
   it('an interrupted run (SIGTERM) is intact and not certified because it was interrupted', async () => {
     const reportDir = join(dir, 'interrupted');
@@ -75,7 +75,7 @@ describe('every kind of signed run verifies intact and certifies nothing', () =>
       reference.signal('SIGINT');
     }
     expect((await reference.done).code).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it('a container run: the image named in the configuration is part of what was signed', async () => {
     const report = certifiableReport();
