@@ -186,6 +186,7 @@ export const FAULTS = {
   'pref-invalid-partially-applied': { rules: ['PREF-04'], description: 'A rejected schedule still applies the `channels` of the same request' },
   'pref-non-boolean-accepted': { rules: ['PREF-06'], description: 'Non-boolean channel values are accepted (coerced by truthiness)' },
   'pref-no-overrides': { rules: ['PREF-07'], description: 'Workflow entries never list subscriber `overrides`' },
+  'later-override-dropped': { rules: ['PREF-07'], description: 'Once a workflow lists one subscriber override, a later change of another channel is not listed (found by mutation testing)' },
   'schedule-cleared-by-update': { rules: ['PREF-03'], description: 'A preference update without `schedule` clears the stored schedule (found by mutation testing)' },
   'pref-channels-email-sms-only': { rules: ['PREF-01', 'PREF-02'], description: 'Channel updates of `in_app`, `push`, `chat` and `tool` are answered 200 but not applied (only `email` and `sms` are)' },
   'pref-context-rejected': { rules: ['PREF-08'], description: 'A preference update carrying the documented `context` is rejected with 422' },

@@ -94,7 +94,8 @@ function applyWorkflowChanges(app: App, s: Subscriber, wf: Workflow, changes: Pa
   const pref: WorkflowPreference = s.workflowPrefs.get(wf._id) ?? { channels: {}, overrides: [], updatedAt: now };
   for (const [ch, v] of Object.entries(changes) as [Channel, boolean][]) {
     pref.channels[ch] = v;
-    if (!pref.overrides.some((o) => o.channel === ch)) pref.overrides.push({ channel: ch, source: (app.has('override-source-renamed') ? 'user' : 'subscriber') as 'subscriber' }); // the cast: only the fault writes another value
+    // fault `later-override-dropped`: only the first channel a subscriber changes is listed
+    if (!pref.overrides.some((o) => o.channel === ch) && !(app.has('later-override-dropped') && pref.overrides.length > 0)) pref.overrides.push({ channel: ch, source: (app.has('override-source-renamed') ? 'user' : 'subscriber') as 'subscriber' }); // the cast: only the fault writes another value
   }
   pref.updatedAt = now;
   s.workflowPrefs.set(wf._id, pref);

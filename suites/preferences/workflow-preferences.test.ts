@@ -42,14 +42,18 @@ for (const form of WORKFLOW_ID_FORMS) {
   });
 }
 
-conformance('PREF-07', 'lists a subscriber-level workflow change in that workflow\'s overrides with source subscriber', async ({ api, provision }) => {
+conformance('PREF-07', 'lists each subscriber-level workflow change in that workflow\'s overrides with source subscriber, the second channel beside the first', async ({ api, provision }) => {
   const wf = await provision.workflow();
   const subscriber = await provision.subscriber();
-  const res = await api.patch(preferencesPath(subscriber.subscriberId), { workflowId: wf.workflowId, channels: { email: false } });
-  expect(res.status, 'the workflow preference update is answered 200').toBe(200);
-  for (const [where, prefs] of [['in the response', res.data as Preferences], ['read back', await readPreferences(api, subscriber.subscriberId)]] as const) {
+  const first = await api.patch(preferencesPath(subscriber.subscriberId), { workflowId: wf.workflowId, channels: { email: false } });
+  expect(first.status, 'the workflow preference update is answered 200').toBe(200);
+  // a second change, of another channel, once the workflow already lists an override
+  const res = await api.patch(preferencesPath(subscriber.subscriberId), { workflowId: wf.workflowId, channels: { sms: false } });
+  expect(res.status, 'the second workflow preference update is answered 200').toBe(200);
+  for (const [where, prefs] of [['in the first response', first.data as Preferences], ['in the second response', res.data as Preferences], ['read back', await readPreferences(api, subscriber.subscriberId)]] as const) {
     const overrides = requireEntry(prefs, wf, where).overrides ?? [];
     expect(overrides, `${where}: the workflow's overrides name channel email with source "subscriber"`).toContainEqual(expect.objectContaining({ channel: 'email', source: 'subscriber' }));
+    if (where !== 'in the first response') expect(overrides, `${where}: the workflow's overrides name channel sms, changed second, with source "subscriber"`).toContainEqual(expect.objectContaining({ channel: 'sms', source: 'subscriber' }));
   }
 });
 

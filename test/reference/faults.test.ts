@@ -442,6 +442,10 @@ const PROBES: Record<FaultName, Probe> = {
   }),
   'pref-non-boolean-accepted': prefProbe(async (c) => (await prefs(c, { channels: { email: 'no' } })).status),
   'pref-no-overrides': prefProbe(async (c) => (await prefs(c, { channels: { sms: false }, workflowId: 'p1' })).json.data.workflows[0].overrides),
+  'later-override-dropped': prefProbe(async (c) => {
+    await prefs(c, { channels: { email: false }, workflowId: 'p1' });
+    return (await prefs(c, { channels: { sms: false }, workflowId: 'p1' })).json.data.workflows[0].overrides;
+  }),
   'schedule-cleared-by-update': prefProbe(async (c) => {
     await prefs(c, { schedule: schedule('09:00 AM') });
     return (await prefs(c, { channels: { email: false } })).json.data.global.schedule;
