@@ -61,7 +61,7 @@ describe('every kind of signed run verifies intact and certifies nothing', () =>
     try {
       const { baseUrl, apiKeys } = JSON.parse(await reference.waitFor(/^\{/)) as { baseUrl: string; apiKeys: Record<string, string> };
       const reportDir = join(dir, 'reference-as-target');
-      const run = await runCli(['run', '--rules', 'AUTH-01', '--target', baseUrl, '--api-key', apiKeys.dev!, '--report-dir', reportDir, '--bundle', '--sign-key', privateKey]);
+      const run = await runCli(['run', '--rules', 'ENV-02', '--target', baseUrl, '--api-key', apiKeys.dev!, '--report-dir', reportDir, '--bundle', '--sign-key', privateKey]);
       const why = `the target identifies itself as the embedded reference (X-Conformance-Reference: ${SUITE_VERSION}), not a candidate`;
       expect(run.stdout, run.stderr).toContain(`  - ${why}`);
       const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8'));
