@@ -143,6 +143,15 @@ export function codeBetween(source, start, end) {
 
 const samePosition = (a, b) => a.line === b.line && a.column === b.column;
 
+/**
+ * Whether a row whose code is no longer at its place names this survivor: same file and mutation, and the row's code
+ * is the code at the survivor's place in `source` (the lines moved since the row was written).
+ */
+export function movedRowFits(row, survivor, source) {
+  if (row.file !== survivor.file || row.mutator !== survivor.mutator || !cellFits(row.replacement, survivor.replacement)) return false;
+  return cellFits(row.code, codeBetween(source, { line: survivor.line, column: survivor.column }, survivor.end));
+}
+
 /** A mutant of Stryker's report, where it is and what it does. @returns {Survivor} */
 function located(file, m) {
   return { file, id: m.id, line: m.location.start.line, column: m.location.start.column, end: m.location.end, mutator: m.mutatorName, replacement: m.replacement ?? '' };
@@ -242,8 +251,7 @@ export function accountSurvivors(report, rows, longChecks) {
         continue;
       }
       // A moved row whose code and mutation fit this survivor: the lines moved since it was written.
-      const here = codeBetween(source, m.location.start, m.location.end);
-      const fits = moved.find((r) => r.file === file && r.mutator === s.mutator && cellFits(r.replacement, s.replacement) && cellFits(r.code, here));
+      const fits = moved.find((r) => movedRowFits(r, s, source));
       unaccounted.push(fits ? { ...s, movedRow: fits.docLine } : s);
     }
   }

@@ -36,12 +36,15 @@ export type TransportResult =
   | { ok: true; response: RawResponse; durationMs: number }
   | { ok: false; error: string; kind: FailureKind; durationMs: number };
 
+/** Connections the client keeps per origin in each worker: more requests in flight queue on them, not at the target. */
+export const CONNECTIONS_PER_ORIGIN = 32;
+
 // One keep-alive pool per worker process and network setting: tests share connections the way a real client would.
 const sharedAgents = new Map<string, Dispatcher>();
 function agent(network: NetworkSettings | undefined): Dispatcher {
   const key = JSON.stringify(network ?? {});
   let found = sharedAgents.get(key);
-  if (!found) sharedAgents.set(key, (found = dispatcherFor(network, { connections: 32, keepAliveTimeout: 4_000, pipelining: 1 })));
+  if (!found) sharedAgents.set(key, (found = dispatcherFor(network, { connections: CONNECTIONS_PER_ORIGIN, keepAliveTimeout: 4_000, pipelining: 1 })));
   return found;
 }
 

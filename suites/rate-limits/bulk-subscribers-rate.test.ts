@@ -2,7 +2,7 @@ import { afterAll, expect, inject } from 'vitest';
 import { conformance } from '../../fixtures/conformance.ts';
 import type { Environment } from '../../harness/conformance/buckets.ts';
 import { readBucket, RefillGate, sleep, timed, type Exhaustion } from '../../fixtures/rate-limits/bucket.ts';
-import { BULK_COST, uniformPace, type DrainConditions } from '../../fixtures/rate-limits/drain-pace.ts';
+import { BULK_COST, MAX_IN_FLIGHT, uniformPace, type DrainConditions } from '../../fixtures/rate-limits/drain-pace.ts';
 import type { ApiResponse } from '../../harness/http/api-client.ts';
 
 // RL-08: once the burst is spent, the bulk subscribers endpoint accepts 2 requests per second. The test drains
@@ -59,8 +59,6 @@ conformance('RL-08', 'the bulk subscribers endpoint accepts about 2 requests per
 const DRAIN_SHARE = 0.6;
 /** Bulk requests a drain batch holds on a fast path (more only when the answers are slow). */
 const LEAST_IN_FLIGHT = 4;
-/** The client keeps 32 connections per worker: more requests in flight would queue on them, not reach the target sooner. */
-const MAX_IN_FLIGHT = 32;
 
 /**
  * Batches of bulk subscriber creations until one is refused, as many per batch as the answers' pace needs

@@ -6,7 +6,7 @@ import type { ApiClient, ApiResponse, Identity } from '../../harness/http/api-cl
 import type { TargetProfile } from '../../harness/target-profile.ts';
 import { TRIGGER_PATH } from '../../fixtures/trigger/trigger-effects.ts';
 import { readBucket, RefillGate, sleep, timed, type Exhaustion } from '../../fixtures/rate-limits/bucket.ts';
-import { BULK_COST, drainPace, PACE_MARGIN } from '../../fixtures/rate-limits/drain-pace.ts';
+import { BULK_COST, drainPace, MAX_IN_FLIGHT, PACE_MARGIN } from '../../fixtures/rate-limits/drain-pace.ts';
 import { freshKey, withKey } from '../../fixtures/idempotency/keys.ts';
 import { expectWithinWindow } from '../../fixtures/rate-limits/header-units.ts';
 import type { IdFactory } from '../../harness/conformance/ids.ts';
@@ -19,8 +19,6 @@ const gate = new RefillGate();
 afterAll(gate.publish);
 
 type Send = () => Promise<ApiResponse>;
-/** The client keeps 32 connections per worker: more requests in flight would queue on them, not reach the target sooner. */
-const MAX_IN_FLIGHT = 32;
 /** The share of timeouts.testMs a drain may take when it is all the test does, and when the test goes on after it. */
 const DRAIN_ALONE = 0.7;
 const DRAIN_THEN_MORE = 0.4;

@@ -2,17 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_ID_ONLY_ON_500 } from '../../harness/checks/error-id.ts';
 import { EVERY_EXCHANGE_CHECKS } from '../../harness/checks/schema-checks.ts';
 import type { Exchange } from '../../harness/http/exchange.ts';
+import { jsonExchange } from './json-exchange.ts';
 
-const exchange = (status: number, body: unknown): Exchange => ({
-  method: 'GET',
-  url: 'http://127.0.0.1:1/v2/workflows/x',
-  requestHeaders: {},
-  status,
-  responseHeaders: { 'content-type': 'application/json' },
-  responseBody: typeof body === 'string' ? body : JSON.stringify(body),
-  durationMs: 1,
-  authenticated: true,
-});
+const exchange = (status: number, body: unknown) => jsonExchange('GET', '/v2/workflows/x', status, body);
 const verdict = (e: Exchange) => (ERROR_ID_ONLY_ON_500.applies(e, { idempotency: true, rateLimiting: true }) ? (ERROR_ID_ONLY_ON_500.check(e) ?? 'ok') : 'n/a');
 const common = { statusCode: 404, timestamp: '2026-01-01T00:00:00.000Z', path: '/v2/workflows/x' };
 
