@@ -29,6 +29,8 @@ interface Sender {
   bulk: Send;
   /** The single trigger with an Idempotency-Key. */
   keyed: (key: string) => Promise<ApiResponse>;
+  /** The bulk trigger with an Idempotency-Key. */
+  keyedBulk: (key: string) => Promise<ApiResponse>;
 }
 
 /** Triggers (single and bulk of one event) of a workflow provisioned in the environment of `as`. */
@@ -41,6 +43,7 @@ async function triggerSender(api: ApiClient, provision: Provisioner, as: Identit
     single: () => api.post(TRIGGER_PATH, event, { as, retryOn429: false }),
     bulk: () => api.post(`${TRIGGER_PATH}/bulk`, { events: [event] }, { as, retryOn429: false }),
     keyed: (key) => api.post(TRIGGER_PATH, event, { as, retryOn429: false, ...withKey(key) }),
+    keyedBulk: (key) => api.post(`${TRIGGER_PATH}/bulk`, { events: [event] }, { as, retryOn429: false, ...withKey(key) }),
   };
 }
 
@@ -49,6 +52,8 @@ interface Drain extends Exhaustion {
   whyNot: string;
   /** Set when the answers' pace kept the bucket from running out: then no 429 says nothing about the limit. */
   slow?: string;
+  /** A bulk trigger's 429 (fewer than 100 tokens left), kept for when the drain is slow: see `anyRefusal`. */
+  bulkRefused?: ApiResponse;
   /** Bulk triggers per batch that kept pace: the tests that keep the bucket drained afterwards lead with as many. */
   bulks: number;
   /** When a test that keeps the bucket drained afterwards stops sending (performance.now()). */
@@ -70,9 +75,10 @@ async function drainTriggers(trigger: Sender, target: TargetProfile, share = DRA
   const reading = readBucket(probe.res);
   const burst = reading?.policy.burst ?? Math.floor(target.limits.triggerRps * 5.5);
   const refill = reading?.refillPerSecond ?? target.limits.triggerRps;
+  let bulkRefused: ApiResponse | undefined;
   const ended = (drain: Exhaustion & { slow?: string }, bulks: number): Drain => {
     gate.note(drain.lastBatch.at(-1) ?? probe.res, (burst / target.limits.triggerRps) * 1000);
-    return { ...drain, whyNot: drain.slow ?? 'the trigger bucket could not be exhausted (RL-04)', bulks, keepUntil };
+    return { ...drain, whyNot: drain.slow ?? 'the trigger bucket could not be exhausted (RL-04)', bulks, keepUntil, bulkRefused };
   };
   if (probe.res.status === 429) return ended({ rejected: probe.res, lastBatch: [probe.res], sent: 1 }, MIN_BULKS);
   let answerMs = probe.receivedAt - probe.sentAt;
@@ -81,9 +87,9 @@ async function drainTriggers(trigger: Sender, target: TargetProfile, share = DRA
   let lastBatch: ApiResponse[] = [probe.res];
   let bulks = MIN_BULKS;
   while (sent < 2 * burst) {
-    const pace = drainPace({ answerMs, refillPerSecond: refill, burst, left, budgetMs: deadline - performance.now(), maxInFlight: MAX_IN_FLIGHT });
+    const pace = drainPace({ answerMs, refillPerSecond: refill, burst, left, budgetMs: deadline - performance.now(), maxInFlight: MAX_IN_FLIGHT, leastBulks: bulks });
     if (!pace.ok) return ended({ rejected: undefined, lastBatch, sent, slow: pace.reason }, bulks);
-    bulks = Math.max(bulks, pace.bulks);
+    bulks = pace.bulks;
     const costs = Array.from({ length: pace.inFlight }, (_, i) => (i < bulks ? BULK_COST : 1));
     const batchSentAt = performance.now();
     lastBatch = await Promise.all(costs.map((cost) => (cost === BULK_COST ? trigger.bulk() : trigger.single())));
@@ -93,6 +99,10 @@ async function drainTriggers(trigger: Sender, target: TargetProfile, share = DRA
     accepted += sum(costs.filter((_, i) => isAccepted(lastBatch[i]!)));
     const rejected = lastBatch.find((res, i) => i >= bulks && res.status === 429);
     if (rejected) return ended({ rejected, lastBatch, sent }, bulks);
+    // A bulk refused for want of 100 tokens, no single refused: the bucket refilled between the singles' arrivals (a
+    // batch spread out by a jittery path), so more bulks per batch, arriving closer together, take it down to 0.
+    const bulkRefusal = lastBatch.find((res, i) => i < bulks && res.status === 429);
+    if (bulkRefusal) [bulkRefused, bulks] = [bulkRefusal, bulks * 2];
     const elapsedS = (performance.now() - started) / 1000;
     // A bucket that accepted more than it holds and refills, with room to spare, never ran out: RL-04 is judged.
     if (accepted > PACE_MARGIN * (burst + refill * elapsedS)) return ended({ rejected: undefined, lastBatch, sent }, bulks);
@@ -117,6 +127,15 @@ function slowerThanRefill(offeredPerSecond: number, refillPerSecond: number): st
 
 /** How much faster than the refill a drain must offer tokens for a missing 429 to say something about the limit. */
 const DRAIN_MARGIN = 1.5;
+
+/**
+ * The 429 to judge where any refusal for lack of tokens will do (RL-02, RL-04, RL-07): a single trigger's; else, when the
+ * path's pace kept the single ones from meeting an empty bucket (a jittery path spreads a batch out, and the bucket
+ * refills between the singles' arrivals), a bulk trigger's, refused with fewer than its 100 tokens left.
+ */
+function anyRefusal(drain: Drain): ApiResponse | undefined {
+  return drain.rejected ?? (drain.slow ? drain.bulkRefused : undefined);
+}
 
 /** Single triggers answered 429 while the other requests were in flight: enough that, were the buckets one, the other
  * requests would have met a 429 too (they arrive among the triggers and would draw on the same tokens). */
@@ -149,10 +168,12 @@ async function amidThrottledTriggers(trigger: Sender, drain: Drain, others: Reco
 }
 
 conformance('RL-04', 'an exhausted trigger bucket answers 429 with Retry-After and "API rate limit exceeded"', async ({ api, provision, target, notVerified }) => {
-  const { rejected, sent, slow } = await drainTriggers(await triggerSender(api, provision), target, DRAIN_ALONE);
+  const drain = await drainTriggers(await triggerSender(api, provision), target, DRAIN_ALONE);
+  const { sent, slow } = drain;
+  const rejected = anyRefusal(drain);
   if (!rejected && slow) return notVerified(slow);
   expect(rejected, `the trigger bucket must run out: no 429 after ${sent} triggers (twice the announced burst, or more tokens accepted than the bucket holds and refills with room to spare)`).toBeDefined();
-  expect(rejected!.headers['retry-after'], 'a 429 must carry Retry-After in whole seconds').toMatch(/^\d+$/);
+  expect(rejected!.headers['retry-after'] ?? '(no Retry-After)', 'a 429 must carry Retry-After in whole seconds').toMatch(/^\d+$/);
   const policy = parseRateLimitPolicy(rejected!.headers['ratelimit-policy']);
   if (policy.ok) expect(Number(rejected!.headers['retry-after']), `Retry-After is the seconds to wait, within the policy's window of ${policy.policy.w} s (not milliseconds, not an absolute time)`).toBeLessThanOrEqual(policy.policy.w);
   expect(rejected!.json, `the 429 body must be the JSON string "API rate limit exceeded" or a common error body with that message; got ${rejected!.text.slice(0, 200)}`).toMatchSchema(
@@ -161,11 +182,12 @@ conformance('RL-04', 'an exhausted trigger bucket answers 429 with Retry-After a
 }, { needs: ['drain'], buckets: { 'primary trigger': 'drains', 'primary configuration': 'reads' } });
 
 conformance('RL-02', "a 429's Retry-After and RateLimit-Reset are seconds to wait, within the policy's window", async ({ api, provision, target, notVerified }) => {
-  const { rejected, whyNot } = await drainTriggers(await triggerSender(api, provision), target, DRAIN_ALONE);
-  if (!rejected) return notVerified(`no 429 to read: ${whyNot}`);
+  const drain = await drainTriggers(await triggerSender(api, provision), target, DRAIN_ALONE);
+  const rejected = anyRefusal(drain);
+  if (!rejected) return notVerified(`no 429 to read: ${drain.whyNot}`);
   const parsed = parseRateLimitPolicy(rejected.headers['ratelimit-policy']);
   if (!parsed.ok) return notVerified(`the 429 names no window to judge its wait against: ${parsed.error} (RL-01, and the RL-02 test of every operation)`);
-  expect(rejected.headers['retry-after'], 'a 429 carries Retry-After, a non-negative integer of seconds').toMatch(/^\d+$/);
+  expect(rejected.headers['retry-after'] ?? '(no Retry-After)', 'a 429 carries Retry-After, a non-negative integer of seconds').toMatch(/^\d+$/);
   expectWithinWindow(rejected, parsed.policy.w);
 }, { needs: ['drain'], buckets: { 'primary trigger': 'drains', 'primary configuration': 'reads' } });
 
@@ -227,9 +249,12 @@ conformance('RL-09', "exhausting one environment's trigger bucket leaves another
 conformance('RL-07', 'after waiting Retry-After seconds a trigger is accepted again', async ({ api, provision, ids, target, notVerified }) => {
   const trigger = await triggerSender(api, provision);
   const drain = await drainTriggers(trigger, target);
-  const { rejected } = drain;
+  const rejected = anyRefusal(drain);
   if (!rejected) return notVerified(drain.whyNot);
-  const refused = await refusedKeyedTrigger(trigger, drain, ids);
+  // a request of the refused one's cost: bulk triggers when only a bulk one met the bucket empty
+  const bulk = rejected !== drain.rejected;
+  const [again, keyedAgain] = bulk ? [trigger.bulk, trigger.keyedBulk] : [trigger.single, trigger.keyed];
+  const refused = await refusedKeyedTrigger(trigger, drain, ids, bulk);
   const last = refused?.res ?? rejected;
   // A wait in another unit, or none, is the target's doing: the test fails rather than ends not verified.
   const policy = parseRateLimitPolicy(last.headers['ratelimit-policy']);
@@ -237,32 +262,40 @@ conformance('RL-07', 'after waiting Retry-After seconds a trigger is accepted ag
   const wait = secondsToWait(last.headers[named.toLowerCase()], named === 'Retry-After' ? named : 'Retry-After (nor RateLimit-Reset)', policy.ok ? policy.policy.w : undefined);
   if (wait > target.timeouts.maxRetryAfterS) return notVerified(`Retry-After ${wait} s exceeds timeouts.maxRetryAfterS`);
   await sleep(wait * 1000);
-  const [res, keyed] = await Promise.all([trigger.single(), refused ? trigger.keyed(refused.key) : undefined]);
-  expect(res.status, `a trigger sent ${wait} s (the 429's Retry-After) after the 429 must be accepted`).toBeGreaterThanOrEqual(200);
-  expect(res.status, `a trigger sent ${wait} s (the 429's Retry-After) after the 429 must be accepted`).toBeLessThan(300);
+  // why: the wait promises tokens for one request of the refused one's cost; two single triggers fit in any whole second, two bulk ones may not
+  const [res, keyed] = bulk && refused ? [undefined, await keyedAgain(refused.key)] : await Promise.all([again(), refused ? keyedAgain(refused.key) : undefined]);
+  if (res) {
+    const afterWait = `a ${bulk ? 'bulk ' : ''}trigger sent ${wait} s (the 429's Retry-After) after the 429 must be accepted`;
+    expect(res.status, afterWait).toBeGreaterThanOrEqual(200);
+    expect(res.status, afterWait).toBeLessThan(300);
+  }
   if (!refused || !keyed) return notVerified(`no keyed trigger was refused with 429 while the bucket was kept drained, so its retry could not be sent: ${SLOW_PATH}`);
-  const what = `a keyed trigger refused with 429 was not processed; sent again with the same Idempotency-Key ${wait} s (the 429's Retry-After) later it must be accepted, got ${keyed.status}`;
+  const what = `a keyed ${bulk ? 'bulk ' : ''}trigger refused with 429 was not processed; sent again with the same Idempotency-Key ${wait} s (the 429's Retry-After) later it must be accepted, got ${keyed.status}`;
   expect(keyed.status, what).toBeGreaterThanOrEqual(200);
   expect(keyed.status, what).toBeLessThan(300);
 }, { needs: ['drain'], buckets: { 'primary trigger': 'measures', 'primary configuration': 'reads' } });
 
-/** Batches as the drain's, but of keyed triggers (a fresh key each), keep the bucket drained until one is refused. */
-async function refusedKeyedTrigger(trigger: Sender, drain: Drain, ids: IdFactory): Promise<{ key: string; res: ApiResponse } | undefined> {
+/**
+ * Batches as the drain's, but of keyed triggers (a fresh key each), keep the bucket drained until one is refused; of
+ * keyed bulk triggers alone when only bulk ones met the bucket empty (each is refused below 100 tokens).
+ */
+async function refusedKeyedTrigger(trigger: Sender, drain: Drain, ids: IdFactory, bulk: boolean): Promise<{ key: string; res: ApiResponse } | undefined> {
+  const [leading, keyed] = bulk ? [0, trigger.keyedBulk] : [drain.bulks, trigger.keyed];
   for (let round = 0; round < 20 && (round === 0 || performance.now() < drain.keepUntil); round++) {
-    const keys = Array.from({ length: MAX_IN_FLIGHT - drain.bulks }, () => freshKey(ids));
-    const batch = [...Array.from({ length: drain.bulks }, () => trigger.bulk), ...keys.map((key) => () => trigger.keyed(key))];
+    const keys = Array.from({ length: bulk ? drain.bulks : MAX_IN_FLIGHT - drain.bulks }, () => freshKey(ids));
+    const batch = [...Array.from({ length: leading }, () => trigger.bulk), ...keys.map((key) => () => keyed(key))];
     const responses = await Promise.all(batch.map((send) => send()));
     gate.note(responses.at(-1), 6_000);
-    const i = keys.findIndex((_, k) => responses[k + drain.bulks]!.status === 429);
-    if (i >= 0) return { key: keys[i]!, res: responses[i + drain.bulks]! };
+    const i = keys.findIndex((_, k) => responses[k + leading]!.status === 429);
+    if (i >= 0) return { key: keys[i]!, res: responses[i + leading]! };
   }
   return undefined;
 }
 
 conformance('RL-07', "after waiting the RateLimit-Reset of an accepted bulk trigger that left less than its cost, a bulk trigger is accepted", async ({ api, provision, target, notVerified }) => {
   const trigger = await triggerSender(api, provision);
-  const { rejected, whyNot } = await drainTriggers(trigger, target);
-  if (!rejected) return notVerified(whyNot);
+  const drain = await drainTriggers(trigger, target);
+  if (!anyRefusal(drain)) return notVerified(drain.whyNot);
   // With the bucket drained, the first bulk trigger (cost 100) accepted leaves it with less than 100 tokens: its
   // RateLimit-Reset is the wait before another bulk trigger can be accepted. Sent one at a time, so nothing else
   // draws on the bucket in between.
