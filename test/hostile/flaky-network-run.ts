@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startReference } from '../../reference/index.ts';
+import { startReference, type ReferenceOptions } from '../../reference/index.ts';
 import { startFlakyProxy, type FlakyProxy, type FlakyProxyOptions } from './flaky-proxy.ts';
 
 const CLI = fileURLToPath(new URL('../../bin/conformance.js', import.meta.url));
@@ -18,8 +18,8 @@ export interface FlakyRun {
   leftOnTarget: string[];
 }
 
-export async function runBehindFlakyProxy(network: Omit<FlakyProxyOptions, 'upstream'>, args: string[], env: Record<string, string> = {}): Promise<FlakyRun> {
-  const reference = await startReference({});
+export async function runBehindFlakyProxy(network: Omit<FlakyProxyOptions, 'upstream'>, args: string[], env: Record<string, string> = {}, options: ReferenceOptions = {}): Promise<FlakyRun> {
+  const reference = await startReference(options);
   const proxy = await startFlakyProxy({ ...network, upstream: { host: '127.0.0.1', port: Number(new URL(reference.baseUrl).port) } });
   const dir = mkdtempSync(join(tmpdir(), 'cft-flaky-'));
   const keys = ['--api-key', reference.apiKeys.dev, '--secondary-api-key', reference.apiKeys.prod, '--restricted-api-key', reference.apiKeys.restricted];

@@ -57,4 +57,14 @@ describe.concurrent('a slow target', { timeout: 180_000 }, () => {
     expect(rl06, rl06?.message).toMatchObject({ status: 'passed' });
     expect(run.leftOnTarget).toEqual([]);
   });
+
+  // A jittery path spreads a batch's arrivals over 150 ms while the bucket refills 90 tokens: single triggers seldom
+  // meet it empty. A bulk trigger's 429 (fewer than 100 tokens left) still carries what RL-07 judges, keyed or not.
+  it('0–150 ms of jitter on every piece: a keyed 429 that keeps its key is still caught (RL-07)', async ({ expect }) => {
+    const run = await runBehindFlakyProxy({ resetRate: 0, jitterMs: 150, seed: 1 }, ['--rules', 'RL-07', '--config', drainConfig(20_000)], { CONFORMANCE_WORKERS: '1' }, { faults: ['keyed-429-keeps-key'] });
+    const rl07 = run.report.requirements.find((r) => r.id === 'RL-07');
+    expect(rl07?.verdict, testsOf(run, ['RL-07']).map((t) => `${t.status}: ${t.message}`).join('\n')).toBe('warn');
+    expect(testsOf(run, ['RL-07']).find((t) => t.status === 'failed')?.message).toMatch(/^a keyed (bulk )?trigger refused with 429 was not processed; sent again with the same Idempotency-Key/);
+    expect(run.leftOnTarget).toEqual([]);
+  });
 });
