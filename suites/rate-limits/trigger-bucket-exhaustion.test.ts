@@ -252,9 +252,9 @@ conformance('RL-07', 'after waiting Retry-After seconds a trigger is accepted ag
   const rejected = anyRefusal(drain);
   if (!rejected) return notVerified(drain.whyNot);
   // a request of the refused one's cost: bulk triggers when only a bulk one met the bucket empty
-  const bulk = rejected !== drain.rejected;
-  const [again, keyedAgain] = bulk ? [trigger.bulk, trigger.keyedBulk] : [trigger.single, trigger.keyed];
-  const refused = await refusedKeyedTrigger(trigger, drain, ids, bulk);
+  const again = rejected === drain.rejected ? trigger.single : trigger.bulk;
+  const refused = await refusedKeyedTrigger(trigger, drain, ids, again === trigger.bulk);
+  const bulk = refused?.bulk ?? again === trigger.bulk;
   const last = refused?.res ?? rejected;
   // A wait in another unit, or none, is the target's doing: the test fails rather than ends not verified.
   const policy = parseRateLimitPolicy(last.headers['ratelimit-policy']);
@@ -262,8 +262,10 @@ conformance('RL-07', 'after waiting Retry-After seconds a trigger is accepted ag
   const wait = secondsToWait(last.headers[named.toLowerCase()], named === 'Retry-After' ? named : 'Retry-After (nor RateLimit-Reset)', policy.ok ? policy.policy.w : undefined);
   if (wait > target.timeouts.maxRetryAfterS) return notVerified(`Retry-After ${wait} s exceeds timeouts.maxRetryAfterS`);
   await sleep(wait * 1000);
-  // why: the wait promises tokens for one request of the refused one's cost; two single triggers fit in any whole second, two bulk ones may not
-  const [res, keyed] = bulk && refused ? [undefined, await keyedAgain(refused.key)] : await Promise.all([again(), refused ? keyedAgain(refused.key) : undefined]);
+  // why: the wait promises tokens for one request of the refused one's cost; two single triggers fit in any whole
+  // second, a bulk one and another may not: after a keyed bulk one's 429, its retry alone (it is a request of that cost)
+  const keyedAgain = bulk ? trigger.keyedBulk : trigger.keyed;
+  const [res, keyed] = refused?.bulk ? [undefined, await keyedAgain(refused.key)] : await Promise.all([again(), refused ? keyedAgain(refused.key) : undefined]);
   if (res) {
     const afterWait = `a ${bulk ? 'bulk ' : ''}trigger sent ${wait} s (the 429's Retry-After) after the 429 must be accepted`;
     expect(res.status, afterWait).toBeGreaterThanOrEqual(200);
@@ -276,18 +278,19 @@ conformance('RL-07', 'after waiting Retry-After seconds a trigger is accepted ag
 }, { needs: ['drain'], buckets: { 'primary trigger': 'measures', 'primary configuration': 'reads' } });
 
 /**
- * Batches as the drain's, but of keyed triggers (a fresh key each), keep the bucket drained until one is refused; of
- * keyed bulk triggers alone when only bulk ones met the bucket empty (each is refused below 100 tokens).
+ * Batches as the drain's, but every trigger keyed (a fresh key each), keep the bucket drained until a keyed one is
+ * refused: a single one's 429 is taken first; else a bulk one's (refused below 100 tokens), which a jittery path,
+ * whose single triggers seldom meet the bucket empty, still gives. Bulk ones alone when only bulk ones met it empty.
  */
-async function refusedKeyedTrigger(trigger: Sender, drain: Drain, ids: IdFactory, bulk: boolean): Promise<{ key: string; res: ApiResponse } | undefined> {
-  const [leading, keyed] = bulk ? [0, trigger.keyedBulk] : [drain.bulks, trigger.keyed];
+async function refusedKeyedTrigger(trigger: Sender, drain: Drain, ids: IdFactory, onlyBulk: boolean): Promise<{ key: string; res: ApiResponse; bulk: boolean } | undefined> {
+  const singles = onlyBulk ? 0 : MAX_IN_FLIGHT - drain.bulks;
   for (let round = 0; round < 20 && (round === 0 || performance.now() < drain.keepUntil); round++) {
-    const keys = Array.from({ length: bulk ? drain.bulks : MAX_IN_FLIGHT - drain.bulks }, () => freshKey(ids));
-    const batch = [...Array.from({ length: leading }, () => trigger.bulk), ...keys.map((key) => () => keyed(key))];
-    const responses = await Promise.all(batch.map((send) => send()));
+    const keys = Array.from({ length: drain.bulks + singles }, () => freshKey(ids));
+    const responses = await Promise.all(keys.map((key, i) => (i < drain.bulks ? trigger.keyedBulk(key) : trigger.keyed(key))));
     gate.note(responses.at(-1), 6_000);
-    const i = keys.findIndex((_, k) => responses[k + leading]!.status === 429);
-    if (i >= 0) return { key: keys[i]!, res: responses[i + leading]! };
+    const refusedSingle = responses.findIndex((res, i) => i >= drain.bulks && res.status === 429);
+    const i = refusedSingle >= 0 ? refusedSingle : responses.findIndex((res) => res.status === 429);
+    if (i >= 0) return { key: keys[i]!, res: responses[i]!, bulk: i < drain.bulks };
   }
   return undefined;
 }

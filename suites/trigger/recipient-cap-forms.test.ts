@@ -4,13 +4,16 @@
 import { expect } from 'vitest';
 import { conformance } from '../../fixtures/conformance.ts';
 import { TRIGGER_PATH, expectNothingTriggered, freshRecipients, lastTriggeredAt, RECIPIENT_FORMS, type RecipientObject } from '../../fixtures/trigger/trigger-effects.ts';
+import { spareEnvironment } from '../../fixtures/environments/spare-environment.ts';
 
 const MAX_RECIPIENTS = 100;
 
 const objectsIn = (to: (string | RecipientObject)[]) => to.filter((r): r is RecipientObject => typeof r === 'object').map((r) => r.subscriberId);
 
 for (const form of RECIPIENT_FORMS) {
-  conformance('TRIG-02', `rejects ${MAX_RECIPIENTS + 1} recipients given as ${form.label} and triggers nothing`, async ({ api, provision, ids, target }) => {
+  conformance('TRIG-02', `rejects ${MAX_RECIPIENTS + 1} recipients given as ${form.label} and triggers nothing`, async (ctx) => {
+    const { ids, target } = ctx;
+    const { api, provision } = spareEnvironment(ctx);
     const wf = await provision.workflow();
     const before = await lastTriggeredAt(api, wf);
     const to = form.write(freshRecipients(ids, provision, MAX_RECIPIENTS + 1));

@@ -2,10 +2,13 @@
 import { expect } from 'vitest';
 import { conformance } from '../../fixtures/conformance.ts';
 import { TRIGGER_PATH, expectNothingTriggered, expectTriggered, freshRecipients, lastTriggeredAt, RECIPIENT_FORMS } from '../../fixtures/trigger/trigger-effects.ts';
+import { spareEnvironment } from '../../fixtures/environments/spare-environment.ts';
 
 const MAX_RECIPIENTS = 100;
 
-conformance('TRIG-02', 'rejects 101 recipients and triggers nothing', async ({ api, provision, ids, target }) => {
+conformance('TRIG-02', 'rejects 101 recipients and triggers nothing', async (ctx) => {
+  const { ids, target } = ctx;
+  const { api, provision } = spareEnvironment(ctx);
   const wf = await provision.workflow();
   const before = await lastTriggeredAt(api, wf);
   const recipients = freshRecipients(ids, provision, MAX_RECIPIENTS + 1);
@@ -24,7 +27,9 @@ conformance('TRIG-02', 'rejects 101 recipients and triggers nothing', async ({ a
 
 // One set of subscribers for every form: the first trigger, of objects, creates them, so that the id strings of the
 // next two name existing subscribers (a fresh 100 per form would only multiply the reads and removals).
-conformance('TRIG-02', 'accepts exactly 100 recipients as objects, as subscriber-id strings and mixed, and runs for each of them', async ({ api, provision, ids, target }) => {
+conformance('TRIG-02', 'accepts exactly 100 recipients as objects, as subscriber-id strings and mixed, and runs for each of them', async (ctx) => {
+  const { ids, target } = ctx;
+  const { api, provision } = spareEnvironment(ctx);
   const wf = await provision.workflow();
   const recipients = freshRecipients(ids, provision, MAX_RECIPIENTS);
   const res = await api.post(TRIGGER_PATH, { name: wf.workflowId, to: recipients });
