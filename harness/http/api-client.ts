@@ -79,6 +79,21 @@ export class ApiClient {
   put = <T = any>(path: string, body?: unknown, options?: RequestOptions) => this.request<T>('PUT', path, { ...options, body });
   delete = <T = any>(path: string, options?: RequestOptions & { body?: unknown }) => this.request<T>('DELETE', path, options);
 
+  /** This client, each request sent with `identity`'s key unless it names another: for a test that runs in another environment. */
+  actingAs(identity: Identity): ApiClient {
+    const view: ApiClient = Object.create(this);
+    const own = <O extends RequestOptions>(options?: O) => ({ as: identity, ...options }) as O;
+    Object.assign(view, {
+      get: (path: string, options?: RequestOptions) => this.get(path, own(options)),
+      post: (path: string, body?: unknown, options?: RequestOptions) => this.post(path, body, own(options)),
+      patch: (path: string, body?: unknown, options?: RequestOptions) => this.patch(path, body, own(options)),
+      put: (path: string, body?: unknown, options?: RequestOptions) => this.put(path, body, own(options)),
+      delete: (path: string, options?: RequestOptions & { body?: unknown }) => this.delete(path, own(options)),
+      request: (method: string, path: string, options?: RequestOptions) => this.request(method, path, own(options)),
+    });
+    return view;
+  }
+
   /** The Authorization header a request of this identity carries (for building malformed variants). */
   keyOf(identity: Exclude<Identity, 'none'>): string | undefined {
     return this.target.keys[identity];
