@@ -39,7 +39,10 @@ conformance('RL-08', 'the bulk subscribers endpoint accepts about 2 requests per
   while (performance.now() - started < WINDOW_MS) {
     if (inFlight < MAX_IN_FLIGHT) {
       inFlight += 1;
-      answers.push(bulk().finally(() => (inFlight -= 1)));
+      const answer = bulk().finally(() => (inFlight -= 1));
+      // why: awaited once the window ends; a connection reset meanwhile is this test's transport fault, not an unhandled error of the run
+      answer.catch(() => undefined);
+      answers.push(answer);
     }
     await sleep(OFFER_INTERVAL_MS);
   }

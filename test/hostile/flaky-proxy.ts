@@ -16,6 +16,8 @@ export interface FlakyProxyOptions {
   seed: number;
   /** Resets every request whose request line matches (e.g. /^DELETE \/v2\/topics\//): the same fault on every try. */
   alwaysReset?: RegExp;
+  /** Resets every `every`-th request whose line matches: one of each concurrent batch, never the same request twice. */
+  resetOneIn?: { request: RegExp; every: number };
 }
 
 export interface FlakyProxy {
@@ -30,6 +32,7 @@ const DOOM_WITHIN_REQUESTS = 4;
 export async function startFlakyProxy(options: FlakyProxyOptions): Promise<FlakyProxy> {
   const random = mulberry32(options.seed);
   const counts = { connections: 0, requests: 0, resetBefore: 0, resetAfter: 0, resetAlways: 0 };
+  let matching = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
     counts.connections += 1;
@@ -51,6 +54,10 @@ export async function startFlakyProxy(options: FlakyProxyOptions): Promise<Flaky
       if (line !== undefined) {
         counts.requests += 1;
         requests += 1;
+        if (options.resetOneIn?.request.test(line) && ++matching % options.resetOneIn.every === 0) {
+          counts.resetBefore += 1;
+          return reset();
+        }
         if (options.alwaysReset?.test(line)) {
           counts.resetAlways += 1;
           return reset();
