@@ -59,8 +59,8 @@ describe('resolveSettings', () => {
     expect(configError(() => resolveSettings({ configFile: file('bad.yaml', 'target: [unclosed\n') })).message).toContain('not valid YAML');
   });
 
-  it('takes the suite worker count from CONFORMANCE_WORKERS (one per core, 2 to 4, by default; 1 to 16)', () => {
-    expect(resolveSettings({}).run.workers).toBeGreaterThanOrEqual(2);
+  it('takes the suite worker count from CONFORMANCE_WORKERS (one per core, 3 to 4, by default; 1 to 16)', () => {
+    expect(resolveSettings({}).run.workers).toBeGreaterThanOrEqual(3);
     expect(resolveSettings({}).run.workers).toBeLessThanOrEqual(4);
     expect(resolveSettings({ env: { CONFORMANCE_WORKERS: '2' } }).run.workers).toBe(2);
     expect(configError(() => resolveSettings({ env: { CONFORMANCE_WORKERS: '0' } })).setting).toBe('run.workers');
