@@ -58,8 +58,11 @@ export interface ConformanceReport {
     unverifiedMust: UnverifiedRule[];
     /** MUST rules the catalog marks observable only when they happen (ERR-08, RL-10), not observed in this run. */
     exceptedMust: string[];
-    /** Transport faults (reset, refused, no answer) the tests met, and how many tests ran again because of them. */
-    transport?: { faultsMet: number; testsRetried: number };
+    /**
+     * Transport faults (reset, refused, no answer) the tests met, and how many tests ran again because of them; `stray`:
+     * faults of requests whose rejection no test awaited in time (network events, never a verdict nor a run error).
+     */
+    transport?: { faultsMet: number; testsRetried: number; stray?: string[] };
   };
   /** Whether this run can back a certification, and every reason it cannot (see certification.ts). */
   certification?: Certification;
@@ -93,6 +96,8 @@ export interface ReportInput {
   requirements: RuleVerdict[];
   leaks: string[];
   errors: string[];
+  /** Transport faults of requests whose rejection no test awaited in time. */
+  strayTransportFaults?: string[];
   interrupted?: boolean;
   /** Why the run could not run (set-up or target unreachable): the verdict is `error`, no rule was judged. */
   couldNotRun?: string;
@@ -111,6 +116,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
   }
   const statuses = [...allTests.values()];
   const failedMust = counts.MUST.fail > 0 || input.errors.length > 0;
+  const stray = input.strayTransportFaults ?? [];
   const { unverifiedMust, exceptedMust } = mustCoverage(input.requirements);
   return {
     format: REPORT_FORMAT,
@@ -135,7 +141,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       },
       unverifiedMust,
       exceptedMust,
-      ...(retried.size > 0 ? { transport: { faultsMet: [...retried.values()].reduce((a, b) => a + b, 0), testsRetried: retried.size } } : {}),
+      ...(retried.size > 0 || stray.length > 0 ? { transport: { faultsMet: [...retried.values()].reduce((a, b) => a + b, 0), testsRetried: retried.size, ...(stray.length > 0 ? { stray } : {}) } } : {}),
     },
     rootCauses: rootCausesOf(input.requirements),
     requirements: input.requirements,

@@ -2,6 +2,7 @@
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { Redactor } from '../../report/redactor.ts';
 import type { TestRecord } from '../../report/test-record.ts';
+import { TRANSPORT_FAULTS } from '../http/transport.ts';
 import '../conformance/meta.ts';
 
 /** The note vitest gives tests it cancels (@vitest/runner, TestRunAbortError). */
@@ -10,6 +11,8 @@ const CANCELLED_NOTE = 'The test run was aborted by the user.';
 export class Collector implements Reporter {
   readonly records: TestRecord[] = [];
   readonly errors: string[] = [];
+  /** Transport faults of requests whose rejection no test awaited in time: the network's, not errors of the run. */
+  readonly strayTransportFaults: string[] = [];
   /** When the buckets the suites exhausted are full again (epoch ms; see RefillGate). */
   bucketsFullAt: number | undefined;
   /** Set when the run is cancelled (timeouts.runMs): tests that never started are then no error of their own. */
@@ -77,6 +80,16 @@ export class Collector implements Reporter {
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<{ message?: string }>): void {
-    for (const error of unhandled) this.errors.push(this.redactor.text(`unhandled error: ${error.message ?? String(error)}`));
+    for (const error of unhandled) {
+      // why: the test that sent it met the same fault where it awaited the answer, and was judged there (transport-retry.ts)
+      if (isTransportFault(error)) this.strayTransportFaults.push(this.redactor.text(error.message ?? ''));
+      else this.errors.push(this.redactor.text(`unhandled error: ${error.message ?? String(error)}`));
+    }
   }
+}
+
+/** A request's reset, refusal or missing answer (api-client.ts ExchangeFailed), as the test thread reported it. */
+function isTransportFault(error: { message?: string; name?: string; exchange?: { errorKind?: string } }): boolean {
+  const kind = error.exchange?.errorKind;
+  return error.name === 'ExchangeFailed' && kind !== undefined && (TRANSPORT_FAULTS as readonly string[]).includes(kind);
 }

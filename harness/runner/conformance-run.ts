@@ -136,6 +136,7 @@ export async function runConformance(settings: Settings, io: RunIo, files?: stri
       requirements: verdictsPerRun.at(-1)!,
       leaks: sweep.remaining,
       errors: [...new Set(runs.flatMap((r) => r.errors))],
+      strayTransportFaults: runs.flatMap((r) => r.strayTransportFaults ?? []),
       interrupted: interrupted || removalInterrupted,
       ...(couldNotRun ? { couldNotRun } : {}),
     });

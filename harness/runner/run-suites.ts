@@ -29,6 +29,8 @@ declare module 'vitest' {
 export interface SuiteRun {
   records: TestRecord[];
   errors: string[];
+  /** Transport faults of requests whose rejection no test awaited in time (collector.ts): the network's, no verdict. */
+  strayTransportFaults?: string[];
   /**
    * Wall-clock time until the first test started (workers importing the suites), of the functional suites, and of
    * the rate-limit suites before and after them together.
@@ -200,6 +202,7 @@ export class SuiteSession {
     return parts.map((_, index) => ({
       records: collector.records.filter((r) => parts.length === 1 || partOfRelative.get(r.file) === index),
       errors: collector.errors.filter((e) => [undefined, index].includes(namedPart(e))),
+      ...(index === 0 && collector.strayTransportFaults.length > 0 ? { strayTransportFaults: collector.strayTransportFaults } : {}),
       phases,
       ...(collector.bucketsFullAt ? { bucketsFullAt: collector.bucketsFullAt } : {}),
       ...(stop.reason !== undefined ? { stopped: stop.reason } : {}),
