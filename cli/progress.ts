@@ -70,7 +70,7 @@ export function printSummary(report: ConformanceReport, print: (line: string) =>
   const excepted = exceptedLine(report.summary);
   if (excepted) print(excepted);
   const network = transportLine(report.summary);
-  if (network) print(network);
+  if (network) print(`Network: ${network}`);
   print(certificationHeadline(report));
   for (const r of report.certification?.reasons ?? []) print(`  - ${r.text}`);
   // a declaration takes rules out without denying the grade: said beside it, so a reader sees what was not judged

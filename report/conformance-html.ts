@@ -68,7 +68,7 @@ function banner(report: ConformanceReport): Markup {
     <dt>SHOULD rules</dt><dd>${countLine(counts.SHOULD)}</dd>
     ${verdict === 'error' ? '' : unverifiedGroups(report.summary).map((g) => html`<dt>Not verified</dt><dd><b>${g.ids.join(', ')}</b>: ${g.reason}</dd>`)}
     ${excepted.length > 0 && verdict !== 'error' ? html`<dt>Excepted</dt><dd><b>${excepted.join(', ')}</b>: MUST rules observable only when they happen, not observed in this run</dd>` : ''}
-    ${report.summary.transport ? html`<dt>Network</dt><dd>${transportLine(report.summary)!.replace(/^Network: /, '')}</dd>` : ''}
+    ${report.summary.transport ? html`<dt>Network</dt><dd>${transportLine(report.summary)}</dd>` : ''}
     <dt>Certification</dt><dd>${certificationHeadline(report)}${report.certification?.reasons.length ? html`<ul class="reasons">${report.certification.reasons.map((r) => html`<li>${r.text}</li>`)}</ul>` : ''}${report.certification?.declared?.length ? html`<ul class="reasons">${report.certification.declared.map((d) => html`<li>${d}</li>`)}</ul>` : ''}</dd>
   </dl>
 </header>`;

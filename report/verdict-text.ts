@@ -26,7 +26,7 @@ export function transportLine(summary: Summary): string | undefined {
   const faults = (n: number) => `${n} transport fault${n === 1 ? '' : 's'}`;
   const met = t.testsRetried > 0 ? `${faults(t.faultsMet)} (reset, refused, no answer) met by ${plural(t.testsRetried, 'test')}, each run again from the start; a fault that repeated on the same request is a finding, the rest are not verdicts` : '';
   const stray = t.stray?.length ? `${faults(t.stray.length)} on requests no test awaited in time (e.g. ${t.stray[0]}): the network's, not verdicts` : '';
-  return `Network: ${[met, stray].filter(Boolean).join('; ')}`;
+  return [met, stray].filter(Boolean).join('; ');
 }
 
 /** The unverified MUST rules grouped by why, the largest group first. */

@@ -9,7 +9,7 @@ import { truncate } from './exchange.ts';
 import { Cancelled, cancelledBecause } from './cancellation.ts';
 import { probesRoadLimits, roadAnswer } from './intermediary.ts';
 import { awaitReserve, noteBucket } from './pacing.ts';
-import { send, TRANSPORT_FAULTS } from './transport.ts';
+import { send, TRANSPORT_FAULTS, type FailureKind } from './transport.ts';
 
 export type { Identity };
 
@@ -44,6 +44,16 @@ export interface ApiResponse<T = any> {
   /** The body with a single-key `{data: …}` wrapper removed, as the official SDK does. */
   data: T;
   exchange: Exchange;
+}
+
+/**
+ * A request the network lost: a reset, a refusal or no answer in time. Read from the error's shape, so that it holds
+ * for an ExchangeFailed and for one a test thread reported to the runner (serialized, no longer an instance).
+ */
+export function lostToNetwork(error: unknown): boolean {
+  const e = error as { name?: unknown; exchange?: { errorKind?: FailureKind } } | null | undefined;
+  const kind = e?.exchange?.errorKind;
+  return e?.name === 'ExchangeFailed' && kind !== undefined && TRANSPORT_FAULTS.includes(kind);
 }
 
 /** Thrown when no HTTP response arrived: the message names the exchange and the setting that bounds it. */
@@ -135,8 +145,7 @@ export class ApiClient {
       try {
         return await send();
       } catch (error) {
-        const kind = error instanceof ExchangeFailed ? error.exchange.errorKind : undefined;
-        if (attempt >= retries || !kind || !TRANSPORT_FAULTS.includes(kind)) throw error;
+        if (attempt >= retries || !lostToNetwork(error)) throw error;
         await new Promise((resolve) => setTimeout(resolve, TRANSPORT_RETRY_PAUSE_MS));
       }
     }

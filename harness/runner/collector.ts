@@ -2,7 +2,7 @@
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { Redactor } from '../../report/redactor.ts';
 import type { TestRecord } from '../../report/test-record.ts';
-import { TRANSPORT_FAULTS } from '../http/transport.ts';
+import { lostToNetwork } from '../http/api-client.ts';
 import '../conformance/meta.ts';
 
 /** The note vitest gives tests it cancels (@vitest/runner, TestRunAbortError). */
@@ -82,14 +82,8 @@ export class Collector implements Reporter {
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<{ message?: string }>): void {
     for (const error of unhandled) {
       // why: the test that sent it met the same fault where it awaited the answer, and was judged there (transport-retry.ts)
-      if (isTransportFault(error)) this.strayTransportFaults.push(this.redactor.text(error.message ?? ''));
+      if (lostToNetwork(error)) this.strayTransportFaults.push(this.redactor.text(error.message ?? ''));
       else this.errors.push(this.redactor.text(`unhandled error: ${error.message ?? String(error)}`));
     }
   }
-}
-
-/** A request's reset, refusal or missing answer (api-client.ts ExchangeFailed), as the test thread reported it. */
-function isTransportFault(error: { message?: string; name?: string; exchange?: { errorKind?: string } }): boolean {
-  const kind = error.exchange?.errorKind;
-  return error.name === 'ExchangeFailed' && kind !== undefined && (TRANSPORT_FAULTS as readonly string[]).includes(kind);
 }
