@@ -86,7 +86,6 @@ async function drainTriggers(trigger: Sender, target: TargetProfile, share = DRA
   let [sent, offered, accepted] = [1, 1, isAccepted(probe.res) ? 1 : 0];
   let lastBatch: ApiResponse[] = [probe.res];
   let bulks = MIN_BULKS;
-  let missed = 0;
   while (sent < 2 * burst) {
     const pace = drainPace({ answerMs, refillPerSecond: refill, burst, left, budgetMs: deadline - performance.now(), maxInFlight: MAX_IN_FLIGHT, leastBulks: bulks });
     if (!pace.ok) return ended({ rejected: undefined, lastBatch, sent, slow: pace.reason }, bulks);
@@ -102,13 +101,7 @@ async function drainTriggers(trigger: Sender, target: TargetProfile, share = DRA
     accepted += sum(costs.filter((_, i) => answers[i] !== undefined && isAccepted(answers[i])));
     const rejected = answers.find((res, i) => i >= bulks && res?.status === 429);
     if (rejected) return ended({ rejected, lastBatch, sent }, bulks);
-    // A bulk refused for want of 100 tokens and no single refused, twice running (once is a bucket just below 100): the
-    // bucket refilled between the singles' arrivals (a batch spread out by a jittery path), so more bulks per batch,
-    // arriving closer together, take it down to 0.
-    const bulkRefusal = answers.find((res, i) => i < bulks && res?.status === 429);
-    bulkRefused = bulkRefusal ?? bulkRefused;
-    missed = bulkRefusal ? missed + 1 : 0;
-    if (missed >= 2) [bulks, missed] = [bulks * 2, 0];
+    bulkRefused = answers.find((res, i) => i < bulks && res?.status === 429) ?? bulkRefused;
     const elapsedS = (performance.now() - started) / 1000;
     // A bucket that accepted more than it holds and refills, with room to spare, never ran out: RL-04 is judged.
     if (accepted > PACE_MARGIN * (burst + refill * elapsedS)) return ended({ rejected: undefined, lastBatch, sent }, bulks);
