@@ -50,8 +50,10 @@ export default defineConfig({
           // the reference and the schema validators each time
           pool: 'threads',
           isolate: false,
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // why: only a backstop against a harness that hangs itself. A busy machine makes the end-to-end tests take
+          // minutes, so none is bounded by the clock: a CLI run is alive while it prints (run-cli.ts's silence bound)
+          testTimeout: 20 * 60_000,
+          hookTimeout: 20 * 60_000,
         },
       },
       {

@@ -16,7 +16,7 @@ beforeAll(async () => {
   writeFileSync(stepSummary, '# earlier step\n');
   // why: rules with tests of their own, so the run loads two suite files, not all
   result = await runCli(['run', '--rules', 'AUTH-03,AUTH-02', '--fault', 'bearer-accepted', '--expectations', join(dir, 'staging.yaml'), '--report-dir', reportDir, '--json'], { GITHUB_STEP_SUMMARY: stepSummary });
-}, 300_000);
+});
 
 describe('a staging gate that matched its baseline', () => {
   it('prints one JSON document on stdout, with the verdict, the gate and every rule', () => {

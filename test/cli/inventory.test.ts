@@ -63,5 +63,5 @@ describe('the behaviour inventory', () => {
     const res = await runCli(['rules', '--check-inventory']);
     expect(res.stdout).toMatch(/^complete: \d+ statements of the spec: \d+ covered/m);
     expect(res.code).toBe(0);
-  }, 60_000);
+  });
 });

@@ -28,7 +28,7 @@ describe.concurrent('--json', () => {
     expect(doc.verdicts.map((v: { id: string }) => v.id)).toContain('RL-03');
     expect(doc.timelines).toBeUndefined();
     expect(r.stderr).toContain('Load report: ');
-  }, 90_000);
+  });
 
   it('verify-bundle --json prints the status, each check and the signature facts; the bundle\'s claims are marked unverified', async () => {
     const reportDir = join(dir, 'bundle');
@@ -39,5 +39,5 @@ describe.concurrent('--json', () => {
     expect(doc).toMatchObject({ command: 'verify-bundle', exitCode: r.code, status: 'not-certified', signature: { signed: false, verified: false }, claims: { verified: false, verdict: 'incomplete' } });
     expect(doc.checks.every((c: { ok: boolean }) => c.ok)).toBe(true);
     expect(r.stderr).toContain('NOT VERIFIED: the bundle is unsigned');
-  }, 300_000);
+  });
 });

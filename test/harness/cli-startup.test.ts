@@ -20,7 +20,7 @@ describe('CLI start-up', () => {
   it('the trace sees the runner where it is loaded (run --rules loads vitest)', async () => {
     const result = await runCli(['run', '--rules', 'AUTH-01', '--report-dir', fileURLToPath(new URL('../../reports/startup-trace', import.meta.url))], TRACE);
     expect(loadedRunnerModules(result.stderr).length).toBeGreaterThan(0);
-  }, 300_000);
+  });
 
   it('--version loads no test runner, signer or validator', async () => {
     const result = await runCli(['--version'], TRACE);

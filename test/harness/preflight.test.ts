@@ -110,7 +110,7 @@ describe('a run whose key is refused', () => {
     expect(result.code, result.stdout + result.stderr).toBe(2);
     expect(result.stdout).toMatch(/^COULD NOT RUN: the target did not accept the primary API key/m);
     expect(result.stdout + result.stderr + readFileSync(join(dir, 'conformance.json'), 'utf8')).not.toContain('nk_echoed_secret_1234');
-  }, 300_000);
+  });
 
   it('writes a report with verdict error, runs no test, leaves nothing and exits 2', async (context) => {
     const ref = await ownReference(context);
@@ -127,5 +127,5 @@ describe('a run whose key is refused', () => {
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="summary" name="summary verdict: error"[^>]*>\s*(<properties>[\s\S]*?<\/properties>\s*)?<error message="error: the run could not run/);
     expect(readFileSync(join(dir, 'conformance.html'), 'utf8')).toMatch(/<div class="verdict">⚠ COULD NOT RUN<\/div>\s*<div class="why">the run could not run, no rule was judged: the target did not accept the primary API key/);
     expect(ref.inventory()).toEqual(before);
-  }, 300_000);
+  });
 });

@@ -20,7 +20,7 @@ describe('declaring no regional endpoint', () => {
     expect(report.target.declared.regionalEndpoint).toBe(false);
     expect(report.certification.declared).toEqual(['declared: no regional endpoint (VER-02 not applicable)']);
     expect(report.summary.unverifiedMust.map((r: { id: string }) => r.id)).not.toContain('VER-02');
-  }, 300_000);
+  });
 
   it('comes from the flag, the environment or the config file, and contradicts a regional address', () => {
     expect(resolveSettings({ flags: { 'features.regionalEndpoint': false } }).features.regionalEndpoint).toBe(false);

@@ -7,7 +7,7 @@ import { runBehindFlakyProxy } from './flaky-network-run.ts';
 const RULES = 'WF-01,WF-02,TRIG-02,TRIG-03,TS-03,TS-05,EV-02,PREF-02,AUTH-05,IDEM-02';
 const ONE_WORKER = { CONFORMANCE_WORKERS: '1' };
 
-describe.concurrent('a flaky network in front of the target', { timeout: 180_000 }, () => {
+describe.concurrent('a flaky network in front of the target', () => {
   it('resets and jitter make no rule fail, leave nothing behind, and every fault met is counted', async ({ expect }) => {
     // why: half the connections doomed, far above the 1–2 % a real proxy drops, so that tests meet faults
     const run = await runBehindFlakyProxy({ resetRate: 0.5, jitterMs: 20, seed: 7 }, ['--rules', RULES], ONE_WORKER);

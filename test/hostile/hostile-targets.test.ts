@@ -11,8 +11,6 @@ import { runCli } from './run-cli.ts';
 const REQUEST_BOUND_MS = 2_000;
 /** The run bound under test; the other runs end by themselves and get a bound they never reach. */
 const RUN_BOUND_MS = 15_000;
-/** A CLI run is killed after 120 s (runCli); the test waits that long, since a niced run on a busy machine is slow, not hung. */
-const CLI_RUN_TIMEOUT_MS = 130_000;
 const NO_RESPONSE = new RegExp(`no response within ${REQUEST_BOUND_MS} ms \\(timeouts\\.requestMs\\)`);
 const BODY_CUT = new RegExp(`the rest of the body did not within ${REQUEST_BOUND_MS} ms \\(timeouts\\.requestMs\\)`);
 
@@ -38,7 +36,7 @@ function expectNoCrash(result: { stdout: string; stderr: string }, expect: Expec
   expect(output, 'the API key never appears in output').not.toContain('hostile-test-key');
 }
 
-describe.concurrent('a target that cannot be reached or is not the API ends the run at once: verdict error, exit 2 and a report', { timeout: CLI_RUN_TIMEOUT_MS }, () => {
+describe.concurrent('a target that cannot be reached or is not the API ends the run at once: verdict error, exit 2 and a report', () => {
   it.for<[string, Hostility | 'closed', RegExp]>([
     ['not listening', 'closed', /connection refused/],
     ['never answers', 'silent', NO_RESPONSE],
@@ -65,7 +63,7 @@ describe.concurrent('a target that cannot be reached or is not the API ends the 
   });
 });
 
-describe.concurrent('a target that answers, but wrongly, fails the run with exit 1 and one clear message per exchange', { timeout: CLI_RUN_TIMEOUT_MS }, () => {
+describe.concurrent('a target that answers, but wrongly, fails the run with exit 1 and one clear message per exchange', () => {
   it.for<[string, Hostility, RegExp]>([
     ['a 10 MB body', 'huge', /response body larger than \d+ bytes/],
   ])('%s', async ([, kind, message], context) => {
@@ -83,7 +81,7 @@ describe.concurrent('a target that answers, but wrongly, fails the run with exit
   it('a target that stops answering after the pre-flight is bounded by timeouts.runMs', async (context) => {
     const { expect } = context;
     const result = await runAgainst(await hostile('hang-after-preflight', context), undefined, RUN_BOUND_MS);
-    // Liveness, not speed: the run ends by itself (runCli kills a run only after 120 s, which leaves no exit code)
+    // Liveness, not speed: the run ends by itself (runCli kills only a run silent for minutes, which leaves no exit code)
     // with its reports, however busy the machine; a run cut short by its bound is incomplete, never non-conformant.
     expect(result.code, result.stdout + result.stderr).toBe(3);
     expect(result.report.summary.verdict).toBe('incomplete');
@@ -97,5 +95,5 @@ describe.concurrent('a target that answers, but wrongly, fails the run with exit
     expect(faults.join('\n')).toMatch(NO_RESPONSE);
     expect(result.report.summary.transport.faultsMet).toBeGreaterThan(0);
     expectNoCrash(result, expect);
-  }, CLI_RUN_TIMEOUT_MS);
+  });
 });

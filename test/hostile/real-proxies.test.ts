@@ -8,7 +8,7 @@ import { runBehindRealProxy } from './real-proxies-run.ts';
 const RULES = ['RL-01', 'ERR-05', 'ERR-06'];
 const ROAD = /came from something in front of the target, not the target/;
 
-describe.concurrent('a correct target behind a real proxy', { timeout: 180_000 }, () => {
+describe.concurrent('a correct target behind a real proxy', () => {
   for (const kind of ['nginx', 'haproxy'] as ProxyKind[]) {
     const missing = missingProxy(kind);
     it.skipIf(missing !== undefined)(`behind ${kind}: RL-01 holds, and a size probe the proxy answered is not verified, naming the proxy${missing ? ` (skipped: ${missing})` : ''}`, async ({ expect }) => {

@@ -13,6 +13,13 @@ const CLI = fileURLToPath(new URL('../../bin/conformance.js', import.meta.url));
 const harnessDefaults: Record<string, string> = { CONFORMANCE_WORKERS: '1' };
 
 /**
+ * How the harness tells a hung CLI from a slow one: by its output. A run prints a progress line at least every 25
+ * tests it runs, so one silent this long is hung; however long a busy machine makes a run that keeps printing, it is
+ * never killed for its length (vitest's own timeout is only a backstop: vitest.config.ts).
+ */
+export const SILENCE_BOUND_MS = 300_000;
+
+/**
  * A run that names no report folder would read and write the repository's reports/, where a user's own
  * `npx conformance run` leaves its report: each command a test runs gets a fresh folder of its own instead.
  */
@@ -32,7 +39,7 @@ export interface CliResult {
  * busy the machine makes it; one that prints nothing for that long is killed. `timed`: the run's own deadline is under
  * test, so it keeps its normal CPU priority.
  */
-export function runCli(args: string[], env: Record<string, string> = {}, killAfterMs = 120_000, { timed = false } = {}): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string> = {}, killAfterMs = SILENCE_BOUND_MS, { timed = false } = {}): Promise<CliResult> {
   const started = Date.now();
   const base = { ...harnessDefaults, ...ownReportDir(args), ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST'))) };
   return new Promise((resolve) => {
@@ -67,7 +74,7 @@ export interface LongRunningCli {
 }
 
 /** Starts a command that runs until signalled, and waits until its stdout matches `until` (default: one whole line). */
-export function startCli(args: string[], env: Record<string, string> = {}, { until = /\n/, timeoutMs = 30_000 }: { until?: RegExp; timeoutMs?: number } = {}): Promise<LongRunningCli> {
+export function startCli(args: string[], env: Record<string, string> = {}, { until = /\n/, timeoutMs = SILENCE_BOUND_MS }: { until?: RegExp; timeoutMs?: number } = {}): Promise<LongRunningCli> {
   const base = { ...ownReportDir(args), ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('REFERENCE_') && !k.startsWith('VITEST'))) };
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -97,7 +104,7 @@ export interface LiveCli {
 }
 
 /** The CLI as a running child process, for tests that talk to it while it runs (signals, a server it starts). */
-export function spawnCli(args: string[], env: Record<string, string> = {}, killAfterMs = 120_000): LiveCli {
+export function spawnCli(args: string[], env: Record<string, string> = {}, killAfterMs = SILENCE_BOUND_MS): LiveCli {
   const started = Date.now();
   const base = { ...harnessDefaults, ...ownReportDir(args), ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST'))) };
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -113,12 +120,18 @@ export function spawnCli(args: string[], env: Record<string, string> = {}, killA
       }
     }
   };
+  // a bound on silence, as in runCli
+  let killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  const alive = () => {
+    clearTimeout(killer);
+    killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  };
   child.stdout.on('data', (d) => {
     stdout += d;
+    alive();
     check();
   });
-  child.stderr.on('data', (d) => (stderr += d));
-  const killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  child.stderr.on('data', (d) => ((stderr += d), alive()));
   const done = new Promise<CliResult>((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(killer);

@@ -70,7 +70,7 @@ describe('conformance load: the documented trigger limit', () => {
       limitOf([]),
     ]);
     expect({ fromFile, fromEnv, fromFlag, byDefault }).toEqual({ fromFile: '300', fromEnv: '250', fromFlag: '450', byDefault: '600' });
-  }, 60_000);
+  });
 
   test('a declared limit that is no positive integer is refused, naming the setting', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cft-load-limit-'));
@@ -79,5 +79,5 @@ describe('conformance load: the documented trigger limit', () => {
     const result = await runCli(['load', '--config', config]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('limits.triggerRps');
-  }, 30_000);
+  });
 });

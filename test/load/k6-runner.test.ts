@@ -84,7 +84,7 @@ describe('the k6 version is part of the load plan', () => {
     const load = JSON.parse(readFileSync(join(reportDir, 'load.json'), 'utf8'));
     expect([load.engine, load.engineVersion, load.timelines[0].engineVersion]).toEqual(['k6', '1.3.0', '1.3.0']);
     expect(loadSummary(load)).toMatchObject({ engine: 'k6', engineVersion: '1.3.0', scenarios: [{ scenario: 'trigger-limit', engine: 'k6', engineVersion: '1.3.0' }] });
-  }, 60_000);
+  });
 });
 
 describe('a k6 run yields a timeline only when it finished and wrote this run’s file', () => {

@@ -29,7 +29,7 @@ describe('load output', () => {
     const load = JSON.parse(readFileSync(join(root, 'r', 'load.json'), 'utf8'));
     expect([load.engine, load.engineVersion]).toEqual(['node', SUITE_VERSION]);
     expect(load.timelines.map((t: { engineVersion?: string }) => t.engineVersion)).toEqual([SUITE_VERSION, SUITE_VERSION]);
-  }, 60_000);
+  });
 
   it('names the source of a given target\'s limit', () => {
     const base = { embedded: false, shortEmbedded: false, fromReport: false, explicit: false, reportDir: 'reports' };

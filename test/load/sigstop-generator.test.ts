@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/index.ts';
 import type { LoadRuleVerdict } from '../../load/verdict/judge.ts';
 import { notAsPlanned } from '../../load/verdict/generator-lag.ts';
+import { SILENCE_BOUND_MS } from '../hostile/run-cli.ts';
 
 const CLI = fileURLToPath(new URL('../../bin/conformance.js', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'load-sigstop-'));
@@ -42,8 +43,14 @@ function loadWithStops(args: string[], maxStops = Infinity): Promise<{ code: num
       }, 2000));
     }
   });
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+  // a bound on silence, as runCli's: the load prints a line every 5 s while it runs
+  let killer = setTimeout(() => child.kill('SIGKILL'), SILENCE_BOUND_MS);
+  const alive = () => {
+    clearTimeout(killer);
+    killer = setTimeout(() => child.kill('SIGKILL'), SILENCE_BOUND_MS);
+  };
+  child.stdout.on('data', alive);
+  child.stderr.on('data', (d: Buffer) => ((out += d.toString()), alive()));
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(killer);
@@ -66,7 +73,7 @@ describe('a generator stopped by SIGSTOP gives no load verdict', () => {
       expect(verdicts[id]!.tests.some((t) => t.status === 'not-verified' && notAsPlanned(t.message)), JSON.stringify(verdicts[id]!.tests.map((t) => t.message))).toBe(true);
     }
     expect(r.code).toBe(3);
-  }, 160_000);
+  });
 
   test('embedded references at once, stopped 1.5 s: each starved scenario runs again alone, and nothing fails', async () => {
     const reportDir = join(root, 'at-once');
@@ -76,5 +83,5 @@ describe('a generator stopped by SIGSTOP gives no load verdict', () => {
     expect(r.out).toMatch(/^ {2}(trigger-limit, category-isolation|trigger-limit|category-isolation): starved running at once \(.*\); running (them|it) again one at a time$/m);
     expect(r.out).not.toMatch(/MUST fail|SHOULD warn/);
     expect([0, 3]).toContain(r.code);
-  }, 160_000);
+  });
 });

@@ -43,4 +43,4 @@ test('the fixture and every load request of a given target pass the proxy, carry
   const load = proxy.seen.filter((s) => s.startsWith(`POST ${origin}/v1/events/trigger`));
   expect(load.length).toBeGreaterThan(10);
   expect(proxy.headers.every((h) => h['x-tenant'] === 'acme')).toBe(true);
-}, 60_000);
+});

@@ -85,7 +85,7 @@ shutdown_lifetime 0 seconds
       children.push(spawn(forward!.bin, ['-d', '-c', join(dir, 'tinyproxy.conf')], { stdio: 'ignore' }));
     }
     await listening(proxyPort, children.at(-1)!, () => (existsSync(`${dir}/squid-cache.log`) ? readFileSync(`${dir}/squid-cache.log`, 'utf8') : ''));
-  }, 60_000);
+  });
 
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
@@ -96,7 +96,7 @@ shutdown_lifetime 0 seconds
   test(`a run against an https target behind ${forward?.kind ?? 'a forward proxy'} and nginx passes, every request through both`, async () => {
     const target = `https://127.0.0.1:${tlsPort}`;
     const env = { CONFORMANCE_API_KEY: reference.apiKeys.dev, HTTPS_PROXY: `http://127.0.0.1:${proxyPort}`, NO_PROXY: '', no_proxy: '', https_proxy: '' };
-    const run = await runCli(['run', '--target', target, '--rules', RULES, '--no-regional-endpoint', '--ca-file', join(TLS, 'ca.pem'), '--report-dir', join(dir, 'r')], env, 240_000);
+    const run = await runCli(['run', '--target', target, '--rules', RULES, '--no-regional-endpoint', '--ca-file', join(TLS, 'ca.pem'), '--report-dir', join(dir, 'r')], env);
     // exit 3: a subset of the rules leaves the others not verified; every selected rule passed
     expect(run.code, run.stdout + run.stderr).toBe(3);
     const report = JSON.parse(readFileSync(join(dir, 'r', 'conformance.json'), 'utf8')) as { requirements: { id: string; verdict: string }[] };
@@ -106,7 +106,7 @@ shutdown_lifetime 0 seconds
     const served = readFileSync(join(dir, 'nginx-access.log'), 'utf8').split('\n').filter(Boolean);
     expect(served.length).toBeGreaterThan(10);
     // without the CA the same run cannot start, and says which setting trusts it
-    const untrusted = await runCli(['run', '--target', target, '--rules', 'AUTH-01', '--no-regional-endpoint', '--report-dir', join(dir, 'u')], env, 120_000);
+    const untrusted = await runCli(['run', '--target', target, '--rules', 'AUTH-01', '--no-regional-endpoint', '--report-dir', join(dir, 'u')], env);
     expect(untrusted.stdout + untrusted.stderr).toContain('--ca-file FILE (or NODE_EXTRA_CA_CERTS=FILE)');
-  }, 300_000);
+  });
 });

@@ -63,7 +63,7 @@ describe('conformance reference keys', () => {
     [[], { REFERENCE_RESTRICTED_API_KEY: '' }, 'REFERENCE_RESTRICTED_API_KEY: a key needs at least 16 characters, got an empty one'],
     [['--api-key', DEV], { REFERENCE_SECONDARY_API_KEY: DEV }, 'each environment needs its own key'],
   ])('refuses %j %j with exit 2', async (args, env, message) => {
-    const result = await runCli(['reference', ...args], env as Record<string, string>, 20_000);
+    const result = await runCli(['reference', ...args], env as Record<string, string>);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -87,7 +87,7 @@ describe('conformance reference announcement', () => {
       reference.signal('SIGINT');
     }
     expect((await reference.done).code).toBe(0);
-  }, 300_000);
+  });
 });
 
 describe('conformance reference names itself on every answer', () => {

@@ -289,7 +289,7 @@ describe('verify-bundle and run --sign-key on the command line', () => {
     expect(verified.stdout).toContain('  - only a subset of the rules ran (--rules ENV-02)');
     expect(verified.stdout).toContain('  - the target is the embedded reference implementation, not a candidate');
     expect(verified.stdout).toMatch(/^NOT CERTIFIED: \d+ checks hold, but the run is not certification-grade \(rule-subset, embedded-reference[^)]*\); the verdict is incomplete/m);
-  }, 300_000);
+  });
 
   it('rejects unusable signing keys before the run starts, naming the file', async () => {
     const rsa = join(dir, 'rsa.pem');

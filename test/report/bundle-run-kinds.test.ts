@@ -38,7 +38,7 @@ describe('every kind of signed run verifies intact and certifies nothing', () =>
     expect(run.stdout).toContain('(signed: attestation.sigstore.json)');
     const out = await verified(join(reportDir, 'conformance-bundle.tar.gz'));
     expect(out).toMatch(/NOT CERTIFIED: .*\(rule-subset, expectations-baseline, embedded-reference, reference-fault, read-only, no-drain/);
-  }, 300_000);
+  });
 
   it('an interrupted run (SIGTERM) is intact and not certified because it was interrupted', async () => {
     const reportDir = join(dir, 'interrupted');
@@ -47,14 +47,14 @@ describe('every kind of signed run verifies intact and certifies nothing', () =>
     run.signal('SIGTERM');
     expect((await run.done).code).toBe(130);
     expect(await verified(join(reportDir, 'conformance-bundle.tar.gz'))).toMatch(/NOT CERTIFIED: .*interrupted/);
-  }, 180_000);
+  });
 
   it('a run that could not run (verdict error: the target does not answer)', async () => {
     const reportDir = join(dir, 'error');
     const run = await runCli(['run', '--target', 'http://127.0.0.1:1', '--api-key', 'sk_test_unreachable_0123456789', '--report-dir', reportDir, '--bundle', '--sign-key', privateKey]);
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(await verified(join(reportDir, 'conformance-bundle.tar.gz'))).toMatch(/NOT CERTIFIED: .*the verdict is error/);
-  }, 60_000);
+  });
 
   it('a run against the reference served on its own (`conformance reference` as --target): the target identifies itself as the reference', async () => {
     const reference = spawnCli(['reference', '--port', '0']);
@@ -75,7 +75,7 @@ describe('every kind of signed run verifies intact and certifies nothing', () =>
       reference.signal('SIGINT');
     }
     expect((await reference.done).code).toBe(0);
-  }, 300_000);
+  });
 
   it('a container run: the image named in the configuration is part of what was signed', async () => {
     const report = certifiableReport();

@@ -41,7 +41,7 @@ describe('no configured API key or --header value reaches any artifact or output
     printSummary(outcome.report, log);
     log(`Bundle: ${await writeBundleFromDir(dir, { settings })}`);
     log(`Allure report: ${buildAllureReport(dir)}`);
-  }, 240_000);
+  });
 
   afterAll(async () => {
     await reference?.close();

@@ -3,7 +3,7 @@ import { printSummary, progressPrinter } from '../../cli/progress.ts';
 import { HOSTILE, record, sampleReport } from './sample-report.ts';
 
 describe('terminal progress', () => {
-  it('prints failures as they happen and a per-area line with the elapsed time every 25 tests', () => {
+  it('prints failures as they happen and a per-area line with the elapsed time every 25 tests run', () => {
     const lines: string[] = [];
     let now = 0;
     const onRecord = progressPrinter((l) => lines.push(l), () => now);
@@ -13,7 +13,18 @@ describe('terminal progress', () => {
       now += 100;
       onRecord(record([i % 2 ? 'AUTH-01' : 'ERR-01'], 'passed'));
     }
-    expect(lines).toEqual(['  ✗ [AUTH] Bearer is rejected [AUTH-03]  (suites/auth/x.test.ts)', '  … 2.4 s  25 tests done  AUTH 13 (1 ✗) · ERR 12']);
+    expect(lines).toEqual(['  ✗ [AUTH] Bearer is rejected [AUTH-03]  (suites/auth/x.test.ts)', '  … 2.3 s  24 tests done  AUTH 12 (1 ✗) · ERR 12  (and 1 run for traffic only)']);
+  });
+
+  it('counts the tests run only for traffic (under --rules) as progress, so a selective run is never silent', () => {
+    const lines: string[] = [];
+    let now = 0;
+    const onRecord = progressPrinter((l) => lines.push(l), () => now);
+    for (let i = 0; i < 50; i++) {
+      now += 100;
+      onRecord(record(['TRIG-01'], 'skipped', { outcome: 'deselected' }));
+    }
+    expect(lines).toEqual(['  … 2.5 s  0 tests done  (and 25 run for traffic only)', '  … 5.0 s  0 tests done  (and 50 run for traffic only)']);
   });
 
   it('also prints after ten quiet seconds, however few tests finished', () => {

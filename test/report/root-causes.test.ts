@@ -158,6 +158,6 @@ describe('root causes', () => {
     expect(report.rootCauses.map((c) => [c.signature, c.rules])).toEqual([['error-body:path:missing', broken]]);
     expect(result.stdout).toContain('1 root cause breaks 5 MUST rules (2 more rules warn): error bodies lack `path`');
     expect(result.stdout.indexOf('1 root cause breaks')).toBeLessThan(result.stdout.search(/^area +pass/m));
-  }, 300_000);
+  });
 });
 

@@ -15,6 +15,7 @@ import type { ConformanceReport } from '../../report/conformance-report.ts';
 import { REPO_ROOT, runningCode } from '../../report/suite-info.ts';
 import { SHIPPED_DIRS, SHIPPED_FILES } from '../../report/suite-release.ts';
 import { certifiableReport } from './sample-report.ts';
+import { SILENCE_BOUND_MS } from '../hostile/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'running-code-'));
 const root = join(dir, 'suite');
@@ -28,7 +29,8 @@ afterAll(() => {
 });
 
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST')));
-const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/conformance.js'), ...args], { env: { ...env, CONFORMANCE_WORKERS: '1' }, encoding: 'utf8', timeout: 120_000 });
+// why: spawnSync cannot watch output, so its bound is the whole command; these commands are single-rule runs, far inside it
+const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/conformance.js'), ...args], { env: { ...env, CONFORMANCE_WORKERS: '1' }, encoding: 'utf8', timeout: SILENCE_BOUND_MS });
 /** The one build in the copy's cache: its main.mjs. */
 const cachedMain = () => join(cache, readdirSync(cache, { withFileTypes: true }).find((e) => e.isDirectory() && !e.name.startsWith('building-'))!.name, 'main.mjs');
 const MARK = "process.stderr.write('PATCHED CLI RAN\\n');\n";
@@ -57,7 +59,7 @@ describe('the code that runs', () => {
     const code = report(reportDir).suite.code;
     expect(code).toEqual({ from: 'bundle', sha256: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), checked: expect.stringMatching(/^(built|recorded)$/) });
     expect(readFileSync(join(cachedMain(), '../bundle.sha256'), 'utf8')).toBe((code as { sha256: string }).sha256);
-  }, 120_000);
+  });
 
   it('an edited cached bundle never runs: the next start rebuilds it from the sources and says so', () => {
     cli('--version');
@@ -67,7 +69,7 @@ describe('the code that runs', () => {
     expect(start.stderr).not.toContain('PATCHED CLI RAN');
     expect(start.stderr).toMatch(/^conformance: the cached CLI bundle .* is not what the sources build \(its files hash to sha256:[0-9a-f]{64}, a fresh build to sha256:[0-9a-f]{64}\): rebuilt from the sources, and that build runs$/m);
     expect(readFileSync(cachedMain(), 'utf8')).not.toContain('PATCHED');
-  }, 120_000);
+  });
 
   it('an edit that rewrote the recorded digest too never runs in a certifying command (a fresh build runs)', () => {
     cli('--version');
@@ -78,7 +80,7 @@ describe('the code that runs', () => {
     expect(verify.stderr).not.toContain('PATCHED CLI RAN');
     expect(verify.stderr).toMatch(/the cached CLI bundle .* is not what the sources build/);
     expect(readFileSync(cachedMain(), 'utf8')).not.toContain('PATCHED');
-  }, 120_000);
+  });
 
   it('conformance bundle signs nothing for a run whose cached bundle was edited with its recorded digest: what it ran is not what the files build', () => {
     const clean = join(dir, 'clean');
@@ -96,18 +98,18 @@ describe('the code that runs', () => {
     expect(refused.stderr).not.toContain('PATCHED CLI RAN');
     expect(refused.stderr).toMatch(/the run ran a CLI bundle \(sha256:[0-9a-f]{64}\) that its suite's files do not build \(sha256:[0-9a-f]{64}, built afresh from the same files now\): that code was not the release's; run again — no bundle written, nothing signed/);
     expect(existsSync(join(forged, 'conformance-bundle.tar.gz'))).toBe(false);
-  }, 240_000);
+  });
 
   it('bundled code started other than through bin/conformance.js (its bytes unchecked) is not certification-grade', () => {
     cli('--version');
     const reportDir = join(dir, 'unchecked');
     const script = `const { main } = await import(${JSON.stringify(pathToFileURL(cachedMain()).href)}); process.exitCode = await main(['run', '--rules', 'AUTH-01', '--report-dir', ${JSON.stringify(reportDir)}], process.env);`;
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env: { ...env, CONFORMANCE_WORKERS: '1' }, encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env: { ...env, CONFORMANCE_WORKERS: '1' }, encoding: 'utf8', timeout: SILENCE_BOUND_MS });
     expect(run.status, run.stderr).not.toBe(2);
     const written = report(reportDir);
     expect(written.suite.code).toEqual({ from: 'bundle', checked: 'unchecked' });
     expect(written.certification?.reasons).toContainEqual({ code: 'unchecked-code', text: "the CLI ran from a bundle whose bytes nobody checked against the suite's files (started other than through bin/conformance.js)" });
-  }, 120_000);
+  });
 
   it('the grade: a bundle checked at its start (built, or its recorded digest) certifies; an unchecked one does not', () => {
     const grade = (code: ConformanceReport['suite']['code']) => {

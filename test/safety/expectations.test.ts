@@ -31,26 +31,26 @@ describe.concurrent('expectations files', () => {
     expect(result.code, result.stdout).toBe(0);
     expect(result.report.summary.verdict).toBe('non-conformant');
     expect(result.report.expectations).toMatchObject({ matched: 1, unexpected: [] });
-  }, 90_000);
+  });
 
   it('an unexpected pass is reported as such and fails the run', async ({ expect }) => {
     const result = await run(['--expectations', baseline('stale.yaml', 'AUTH-03: fail\nAUTH-02: [pass, fail]\n')]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('UNEXPECTED PASS: AUTH-03 is pass');
     expect(result.report.expectations.unexpected).toEqual([{ key: 'AUTH-03', expected: ['fail'], actual: 'pass', kind: 'unexpected-pass' }]);
-  }, 90_000);
+  });
 
   it('a MUST rule the baseline does not name must hold: its failure is a surprise, exit 1', async ({ expect }) => {
     const result = await run(['--fault', 'bearer-accepted', '--expectations', baseline('unrelated.yaml', 'AUTH-02: pass\n')]);
     expect(result.code, result.stdout).toBe(1);
     expect(result.stdout).toContain('UNEXPECTED RESULT: AUTH-03 is fail');
     expect(result.report.expectations.unexpected).toEqual([{ key: 'AUTH-03', expected: ['pass', 'not-applicable'], actual: 'fail', kind: 'unexpected-result' }]);
-  }, 90_000);
+  });
 
   it('a skipped rule is reported not-verified with the reason, never pass', async ({ expect }) => {
     const result = await run(['--expectations', baseline('skip.yaml', 'AUTH-02:\n  skip: our staging has no unauthenticated route\n')]);
     const skipped = result.report.requirements.find((r: { id: string }) => r.id === 'AUTH-02');
     expect(skipped.verdict).toBe('not-verified');
     expect(skipped.reason).toContain('our staging has no unauthenticated route');
-  }, 90_000);
+  });
 });

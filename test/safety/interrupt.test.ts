@@ -53,14 +53,14 @@ describe('Ctrl-C', () => {
     for (const artifact of ['junit.xml', 'conformance.html']) expect(existsSync(join(dir, artifact)), artifact).toBe(true);
     expect(readFileSync(join(dir, 'conformance.html'), 'utf8')).toContain('<b>Interrupted</b>');
     expect(reference!.inventory(), 'everything the run created was removed').toEqual(before);
-  }, 180_000);
+  });
 
   it('SIGTERM does the same', async () => {
     const { result, report } = await interruptedRun('SIGTERM');
     expect(result.code).toBe(130);
     expect(report.summary.interrupted).toBe(true);
     expect(report.errors.some((e) => e.startsWith('the run was interrupted (SIGTERM)'))).toBe(true);
-  }, 180_000);
+  });
 
   it('on a second signal a run exits at once and prints what may be left on the target', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cft-interrupt-twice-'));
@@ -75,7 +75,7 @@ describe('Ctrl-C', () => {
     expect(Date.now() - second, 'exits at once, without waiting for the running tests').toBeLessThan(5_000);
     expect(result.stdout).toContain('Interrupted again (SIGINT): exiting at once, without cleaning up.');
     expect(result.stdout).toMatch(new RegExp(`MAY BE LEFT: resources whose names carry the run prefix cft-[0-9a-f]{6} on ${reference!.baseUrl.replaceAll('.', '\\.')}`));
-  }, 180_000);
+  });
 
   it('conformance load judges a cut-short timeline only as far as it went, says so, removes its fixture and exits 130', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cft-load-interrupt-'));
@@ -98,5 +98,5 @@ describe('Ctrl-C', () => {
     expect(doc.interrupted.notRun).toEqual([]);
     const rl05 = doc.verdicts.find((v) => v.id === 'RL-05')!;
     expect(rl05.tests).toContainEqual(expect.objectContaining({ status: 'not-verified', name: expect.stringContaining('interrupted at') as string }));
-  }, 120_000);
+  });
 });

@@ -59,7 +59,7 @@ describe.concurrent('--no-drain', () => {
     expect(run.stdout).toContain('no drain');
     for (const id of onlyDraining) expect(run.byId[id], id).toMatchObject({ verdict: 'not-verified', reason: expect.stringContaining('--no-drain') as string });
     expect(run.seen).toMatchObject({ triggers: 0, throttled: 0 });
-  }, 300_000);
+  });
 
   it('a whole run with it throttles nobody: not one 429, and every rule that needs a drain says so', async (context) => {
     const { expect } = context;
@@ -67,7 +67,7 @@ describe.concurrent('--no-drain', () => {
     for (const id of DRAINING_RULES) expect(run.byId[id], id).toMatchObject({ verdict: 'not-verified', reason: expect.stringContaining('--no-drain') as string });
     expect(run.seen.triggers).toBeGreaterThan(100);
     expect(run.seen.throttled).toBe(0);
-  }, 180_000);
+  });
 
   it('without it, a draining rule does drain: the counting proxy sees the 429s', async (context) => {
     const { expect } = context;
@@ -75,7 +75,7 @@ describe.concurrent('--no-drain', () => {
     const run = await runThroughProxy(['--rules', 'RL-07'], context);
     expect(run.byId['RL-07']!.verdict).toBe('pass');
     expect(run.seen.throttled).toBeGreaterThan(0);
-  }, 300_000);
+  });
 
   it('is a setting of the config file too', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cft-no-drain-config-'));

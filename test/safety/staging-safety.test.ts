@@ -35,7 +35,7 @@ describe.concurrent('staging safety', () => {
     );
     expect(reference.inventory(), 'every resource the run created was removed').toEqual(before);
     expect(result.report.leaks).toEqual([]);
-  }, 240_000);
+  });
 
   it('--read-only sends nothing that changes the target and claims nothing it did not check', async (context) => {
     const { expect } = context;
@@ -49,5 +49,5 @@ describe.concurrent('staging safety', () => {
     expect(byId['TRIG-02'].verdict).toBe('not-verified');
     expect(byId['TRIG-02'].reason).toContain('--read-only');
     expect(result.stdout).not.toContain(reference.apiKeys.dev);
-  }, 240_000);
+  });
 });
