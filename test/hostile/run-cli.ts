@@ -1,5 +1,5 @@
 // Runs the real CLI as a child process, as a user would, with only the environment the test gives it.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,18 @@ const harnessDefaults: Record<string, string> = { CONFORMANCE_WORKERS: '1' };
  * never killed for its length (vitest's own timeout is only a backstop: vitest.config.ts).
  */
 export const SILENCE_BOUND_MS = 300_000;
+
+/** Kills `child` once it has printed nothing, on stdout or stderr, for `ms`. */
+export function killWhenSilent(child: ChildProcess, ms = SILENCE_BOUND_MS): void {
+  let killer = setTimeout(() => child.kill('SIGKILL'), ms);
+  const alive = () => {
+    clearTimeout(killer);
+    killer = setTimeout(() => child.kill('SIGKILL'), ms);
+  };
+  child.stdout?.on('data', alive);
+  child.stderr?.on('data', alive);
+  child.on('close', () => clearTimeout(killer));
+}
 
 /**
  * A run that names no report folder would read and write the repository's reports/, where a user's own
@@ -49,15 +61,10 @@ export function runCli(args: string[], env: Record<string, string> = {}, killAft
     if (child.pid !== undefined && !timed) setPriority(child.pid, 10);
     let stdout = '';
     let stderr = '';
-    let killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    const alive = () => {
-      clearTimeout(killer);
-      killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    };
-    child.stdout.on('data', (d) => ((stdout += d), alive()));
-    child.stderr.on('data', (d) => ((stderr += d), alive()));
+    killWhenSilent(child, killAfterMs);
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => {
-      clearTimeout(killer);
       resolve({ code, stdout, stderr, elapsedMs: Date.now() - started });
     });
   });
@@ -120,21 +127,14 @@ export function spawnCli(args: string[], env: Record<string, string> = {}, killA
       }
     }
   };
-  // a bound on silence, as in runCli
-  let killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-  const alive = () => {
-    clearTimeout(killer);
-    killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-  };
+  killWhenSilent(child, killAfterMs);
   child.stdout.on('data', (d) => {
     stdout += d;
-    alive();
     check();
   });
-  child.stderr.on('data', (d) => ((stderr += d), alive()));
+  child.stderr.on('data', (d) => (stderr += d));
   const done = new Promise<CliResult>((resolve) => {
     child.on('close', (code, signal) => {
-      clearTimeout(killer);
       for (const w of waiters.splice(0)) w.reject(new Error(`the CLI ended (${code ?? signal}) without printing ${w.pattern}:\n${stdout}\n${stderr}`));
       resolve({ code, stdout, stderr, elapsedMs: Date.now() - started });
     });

@@ -1,8 +1,9 @@
 // The real thing: `conformance load` as a child process against a correct reference in this process, its generator
-// stopped (SIGSTOP) for 1.5 s inside each scenario's over-limit phase. The intervals it missed are not-verified with
-// the lag as the reason: no rule fails, RL-05 and RL-06 are not pass, the run is incomplete (exit 3).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// (the CLI itself, or the k6 processes it starts where a k6 is on PATH) stopped (SIGSTOP) for 1.5 s inside each
+// scenario's over-limit phase. The intervals it missed are not-verified with the lag as the reason: no rule fails,
+// RL-05 and RL-06 are not pass, the run is incomplete (exit 3).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,9 +11,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/index.ts';
 import type { LoadRuleVerdict } from '../../load/verdict/judge.ts';
 import { notAsPlanned } from '../../load/verdict/generator-lag.ts';
-import { SILENCE_BOUND_MS } from '../hostile/run-cli.ts';
+import { checkK6 } from '../../load/k6/runner.ts';
+import { killWhenSilent } from '../hostile/run-cli.ts';
 
 const CLI = fileURLToPath(new URL('../../bin/conformance.js', import.meta.url));
+type Engine = 'node' | 'k6';
+const ENGINES: Engine[] = ['node', 'k6'];
+const foundK6 = await checkK6();
+const k6 = 'k6' in foundK6;
+const k6Missing = 'error' in foundK6 ? foundK6.error.split('. ')[0] : '';
 const root = mkdtempSync(join(tmpdir(), 'load-sigstop-'));
 let reference: RunningReference;
 beforeAll(async () => {
@@ -24,8 +31,29 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** Runs the load; `N requests over` of each scenario starts a timer that stops the child 2 s into it, for 1.5 s (the first `maxStops`). */
-function loadWithStops(args: string[], maxStops = Infinity): Promise<{ code: number | null; out: string; stops: number }> {
+/** The processes that send the load: the CLI itself with the built-in engine, or the k6 processes it started. */
+function generators(child: ChildProcess, engine: Engine): number[] {
+  if (engine === 'node') return child.pid === undefined ? [] : [child.pid];
+  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
+    try {
+      const [, comm, ppid] = /^\d+ \((.*)\) \S (\d+)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8')) ?? [];
+      return comm === 'k6' && Number(ppid) === child.pid ? [Number(pid)] : [];
+    } catch {
+      return []; // gone meanwhile
+    }
+  });
+}
+
+const signal = (pids: number[], name: NodeJS.Signals) => pids.filter((pid) => {
+  try {
+    return process.kill(pid, name);
+  } catch {
+    return false;
+  }
+});
+
+/** Runs the load; `N requests over` of each scenario starts a timer that stops its generator 2 s into it, for 1.5 s (the first `maxStops`). */
+function loadWithStops(args: string[], { maxStops = Infinity, engine = 'node' }: { maxStops?: number; engine?: Engine } = {}): Promise<{ code: number | null; out: string; stops: number }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST')));
   const child = spawn(process.execPath, [CLI, 'load', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -37,23 +65,19 @@ function loadWithStops(args: string[], maxStops = Infinity): Promise<{ code: num
     const after = (out.match(/requests over [\d.]+ s …/g) ?? []).length;
     for (let i = before; i < Math.min(after, maxStops); i++) {
       timers.push(setTimeout(() => {
-        if (child.exitCode !== null || !child.kill('SIGSTOP')) return;
+        if (child.exitCode !== null) return;
+        const stopped = signal(generators(child, engine), 'SIGSTOP');
+        if (stopped.length === 0) return;
         stops += 1;
-        timers.push(setTimeout(() => child.kill('SIGCONT'), 1500));
+        timers.push(setTimeout(() => signal(stopped, 'SIGCONT'), 1500));
       }, 2000));
     }
   });
-  // a bound on silence, as runCli's: the load prints a line every 5 s while it runs
-  let killer = setTimeout(() => child.kill('SIGKILL'), SILENCE_BOUND_MS);
-  const alive = () => {
-    clearTimeout(killer);
-    killer = setTimeout(() => child.kill('SIGKILL'), SILENCE_BOUND_MS);
-  };
-  child.stdout.on('data', alive);
-  child.stderr.on('data', (d: Buffer) => ((out += d.toString()), alive()));
+  // the load prints a line every 5 s while it runs
+  killWhenSilent(child);
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   return new Promise((resolve) => {
     child.on('close', (code) => {
-      clearTimeout(killer);
       for (const t of timers) clearTimeout(t);
       resolve({ code, out, stops });
     });
@@ -61,10 +85,11 @@ function loadWithStops(args: string[], maxStops = Infinity): Promise<{ code: num
 }
 
 describe('a generator stopped by SIGSTOP gives no load verdict', () => {
-  test('trigger-limit and category-isolation, each stopped 1.5 s in its over-limit phase: not-verified naming the lag, never fail', async () => {
-    const reportDir = join(root, 'stopped');
+  test.for(ENGINES)('%s: trigger-limit and category-isolation, each stopped 1.5 s in its over-limit phase: not-verified naming the lag, never fail', async (engine, { skip }) => {
+    if (engine === 'k6' && !k6) return skip(`no usable k6 on PATH (${k6Missing}): the k6 engine's generator cannot be stopped here`);
+    const reportDir = join(root, `stopped-${engine}`);
     const r = await loadWithStops(['--profile', 'short', '--target', reference.baseUrl, '--api-key', reference.apiKeys.dev, '--rate-limit-rps', '200',
-      '--scenario', 'trigger-limit', '--scenario', 'category-isolation', '--report-dir', reportDir]);
+      '--scenario', 'trigger-limit', '--scenario', 'category-isolation', '--engine', engine, '--report-dir', reportDir], { engine });
     expect(r.stops, r.out).toBe(2);
     expect(r.out).not.toMatch(/MUST fail|SHOULD warn/);
     const verdicts = Object.fromEntries((JSON.parse(readFileSync(join(reportDir, 'load.json'), 'utf8')) as { verdicts: LoadRuleVerdict[] }).verdicts.map((v) => [v.id, v]));
@@ -77,7 +102,7 @@ describe('a generator stopped by SIGSTOP gives no load verdict', () => {
 
   test('embedded references at once, stopped 1.5 s: each starved scenario runs again alone, and nothing fails', async () => {
     const reportDir = join(root, 'at-once');
-    const r = await loadWithStops(['--profile', 'short', '--scenario', 'trigger-limit', '--scenario', 'category-isolation', '--report-dir', reportDir], 1);
+    const r = await loadWithStops(['--profile', 'short', '--scenario', 'trigger-limit', '--scenario', 'category-isolation', '--report-dir', reportDir], { maxStops: 1 });
     expect(r.stops, r.out).toBe(1);
     expect(r.out).toMatch(/^Plan: 2 scenario\(s\), .*scenarios at once, each against its own embedded reference; a starved one runs again alone/m);
     expect(r.out).toMatch(/^ {2}(trigger-limit, category-isolation|trigger-limit|category-isolation): starved running at once \(.*\); running (them|it) again one at a time$/m);
