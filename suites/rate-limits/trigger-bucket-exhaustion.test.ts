@@ -97,7 +97,9 @@ async function drainTriggers(trigger: Sender, target: TargetProfile, share = DRA
     lastBatch = answers.filter((res): res is ApiResponse => res !== undefined);
     answerMs = performance.now() - batchSentAt;
     sent += costs.length;
-    offered += sum(costs);
+    // why: a bulk trigger refused for want of 100 tokens spends none; only the single triggers can take the rest
+    // (fewer than 100) out, and singles that arrive no faster than the refill never do (a busy machine spreads them)
+    offered += sum(costs.filter((cost, i) => cost === 1 || answers[i]?.status !== 429));
     accepted += sum(costs.filter((_, i) => answers[i] !== undefined && isAccepted(answers[i])));
     const rejected = answers.find((res, i) => i >= bulks && res?.status === 429);
     if (rejected) return ended({ rejected, lastBatch, sent }, bulks);
@@ -121,7 +123,7 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
  */
 function slowerThanRefill(offeredPerSecond: number, refillPerSecond: number): string | undefined {
   if (offeredPerSecond > refillPerSecond * DRAIN_MARGIN) return undefined;
-  return `the triggers reached the target at ${Math.round(offeredPerSecond)} tokens/s, not clearly faster than the ${Math.round(refillPerSecond)}/s its bucket refills at: the network or the target's pace kept the bucket from running out, not a verdict about the limit`;
+  return `the triggers reached the target at ${Math.round(offeredPerSecond)} tokens/s, not clearly faster than the ${Math.round(refillPerSecond)}/s its bucket refills at: the network, the target's pace or this machine's kept the bucket from running out, not a verdict about the limit`;
 }
 
 /** How much faster than the refill a drain must offer tokens for a missing 429 to say something about the limit. */
