@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
+import { apartFromRoadOrPace } from './road-or-pace.ts';
 import { runBehindFlakyProxy, type FlakyRun } from './flaky-network-run.ts';
 
 const RULES = 'TRIG-02';
@@ -53,20 +54,26 @@ describe.concurrent('a slow target', () => {
   // why 40 s: a drain that kept to 2 bulk triggers per batch at 300 ms took about 45 s here, and was cut off
   // why the one other outcome: on a busy machine a batch's requests leave spread out and the bucket refills among them
   // (the same reference here, 1 run in 3 at load average 1–3): no drain failed then, the requests amid it could not be timed
-  it('300 ms on every answer: the drain sends more bulk triggers per batch and runs the bucket out (RL-06 judged, or the bucket refilled amid a busy batch)', async ({ expect }) => {
+  it('300 ms on every answer: the drain sends more bulk triggers per batch and runs the bucket out (RL-06 judged, or the bucket refilled amid a busy batch)', async ({ expect, skip }) => {
     const run = await runBehindFlakyProxy({ resetRate: 0, jitterMs: 0, seed: 1, latencyMs: 300 }, ['--rules', 'RL-06', '--config', drainConfig(40_000)], { CONFORMANCE_WORKERS: '1' });
+    expect(run.leftOnTarget).toEqual([]);
+    // why: at load average 18 the answers took 1.3 s, not 300 ms: the drain said so, and there is nothing to show
+    const { unjudged } = apartFromRoadOrPace(run.report.requirements.filter((r) => r.id === 'RL-06'));
+    if (unjudged && !/refilled before the other categories were asked/.test(unjudged)) return skip(unjudged);
     const [rl06] = testsOf(run, ['RL-06']);
     if (rl06?.status !== 'passed') expect(rl06, rl06?.message).toMatchObject({ status: 'not-verified', message: expect.stringMatching(/^the trigger bucket refilled before the other categories were asked/) });
-    expect(run.leftOnTarget).toEqual([]);
   });
 
   // A jittery path spreads a batch's arrivals over 150 ms while the bucket refills 90 tokens: single triggers seldom
   // meet it empty. A bulk trigger's 429 (fewer than 100 tokens left) still carries what RL-07 judges, keyed or not.
-  it('0–150 ms of jitter on every piece: a keyed 429 that keeps its key is still caught (RL-07)', async ({ expect }) => {
+  it('0–150 ms of jitter on every piece: a keyed 429 that keeps its key is still caught (RL-07)', async ({ expect, skip }) => {
     const run = await runBehindFlakyProxy({ resetRate: 0, jitterMs: 150, seed: 1 }, ['--rules', 'RL-07', '--config', drainConfig(20_000)], { CONFORMANCE_WORKERS: '1' }, { faults: ['keyed-429-keeps-key'] });
+    expect(run.leftOnTarget).toEqual([]);
     const rl07 = run.report.requirements.find((r) => r.id === 'RL-07');
+    // why: a machine too busy to run the bucket out (answers of 0.6 s at load average 18) names its pace: no verdict, no finding to show
+    const { unjudged } = apartFromRoadOrPace(rl07 ? [rl07] : []);
+    if (unjudged) return skip(unjudged);
     expect(rl07?.verdict, testsOf(run, ['RL-07']).map((t) => `${t.status}: ${t.message}`).join('\n')).toBe('warn');
     expect(testsOf(run, ['RL-07']).find((t) => t.status === 'failed')?.message).toMatch(/^a keyed (bulk )?trigger refused with 429 was not processed; sent again with the same Idempotency-Key/);
-    expect(run.leftOnTarget).toEqual([]);
   });
 });
