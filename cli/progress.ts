@@ -35,7 +35,7 @@ export function progressPrinter(print: (line: string) => void, now: () => number
     if (sinceLine >= EVERY_TESTS || now() - lastLine >= EVERY_MS) {
       const perArea = [...areas].map(([a, c]) => `${a} ${c.done}${c.failed > 0 ? ` (${c.failed} ✗)` : ''}`).join(' · ');
       const traffic = forTraffic > 0 ? `(and ${forTraffic} run for traffic only)` : '';
-      print(`  … ${[`${seconds(now() - started)}`, `${done} tests done`, perArea, traffic].filter(Boolean).join('  ')}`);
+      print(`  … ${[seconds(now() - started), `${done} tests done`, perArea, traffic].filter(Boolean).join('  ')}`);
       lastLine = now();
       sinceLine = 0;
     }
