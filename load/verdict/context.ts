@@ -16,17 +16,29 @@ export interface CheckContext {
 
 /** Dropped + transport errors above this share make a timeline's checks not-verified rather than pass/fail. */
 export const MAX_LOST_SHARE = 0.02;
+/** How every reason of a generator behind its schedule starts (a rule with such a test is never `pass`: see judge.ts). */
+export const GENERATOR_BEHIND = 'the load generator fell behind its schedule';
+/** The hint every reason of a starved or slowed run ends with. */
+export const STARVED_HINT = "free the machine's CPU, or run the scenarios one at a time (conformance load --one-at-a-time)";
+/** How the whole-timeline reason ends, whatever was lost (a rule with such a test is never `pass` either). */
+export const NO_TIMELINE_VERDICT = 'the timeline cannot support a verdict';
 
 export function contextOf(tl: Timeline, expectedRps: number): CheckContext {
   let scheduled = 0;
-  let lost = 0;
+  let dropped = 0;
+  let errors = 0;
   for (const r of Object.values(tl.routes)) {
     scheduled += r.scheduled;
-    lost += r.dropped + r.errors;
+    dropped += r.dropped;
+    errors += r.errors;
   }
   const ctx: CheckContext = { tl, expectedRps, bucketS: tl.bucketMs / 1000 };
-  if (scheduled > 0 && lost / scheduled > MAX_LOST_SHARE) {
-    ctx.unreliable = `${lost} of ${scheduled} requests were dropped by the engine or got no response (over ${MAX_LOST_SHARE * 100}%): the timeline cannot support a verdict`;
+  const over = `over ${MAX_LOST_SHARE * 100}%`;
+  // why: planned and never sent is the generator's shortfall (starved, stopped, or its in-flight cap full), so the hint says how to free it
+  if (scheduled > 0 && dropped / scheduled > MAX_LOST_SHARE) {
+    ctx.unreliable = `${dropped} of ${scheduled} requests were dropped by the engine, planned and never sent (${over}): ${NO_TIMELINE_VERDICT} (${STARVED_HINT})`;
+  } else if (scheduled > 0 && (dropped + errors) / scheduled > MAX_LOST_SHARE) {
+    ctx.unreliable = `${dropped + errors} of ${scheduled} requests were dropped by the engine or got no response (${over}): ${NO_TIMELINE_VERDICT}`;
   }
   return ctx;
 }

@@ -10,17 +10,13 @@
 // The same bound holds the other way: a generator that kept up has offered what the plan offers, so a target that
 // throttles early or late shows it.
 import type { RouteName } from '../scenarios/routes.ts';
-import { fmt, type CheckContext } from './context.ts';
+import { fmt, GENERATOR_BEHIND, NO_TIMELINE_VERDICT, STARVED_HINT, type CheckContext } from './context.ts';
 import { ANSWERS_LATE, answerSpreadS } from './late-answers.ts';
 
 /** What the generator may owe the target at any moment, as a share of the tokens the interval should carry. */
 export const MAX_BACKLOG_SHARE = 0.02;
 /** What was owed up to this long before an interval and never sent is taken as lost before it (k6 skips silently). */
 const LOOKBACK_S = 1;
-/** How every reason of this module starts (a rule with such a test is never `pass`: see judge.ts). */
-export const GENERATOR_BEHIND = 'the load generator fell behind its schedule';
-/** The hint every reason of a starved or slowed run ends with. */
-export const STARVED_HINT = "free the machine's CPU, or run the scenarios one at a time (conformance load --one-at-a-time)";
 
 export interface Backlog {
   /** The most tokens overdue (scheduled, not yet sent) at any bucket edge of the interval, plus those dropped in it. */
@@ -85,9 +81,9 @@ export function generatorShortfall(ctx: CheckContext, routes: RouteName[], from:
   return `${GENERATOR_BEHIND} in ${interval} (${what}: ${fmt(b.tokens)} ${unit} owed, over the ${fmt(allowed)} allowed — ${MAX_BACKLOG_SHARE * 100}% of the ${fmt(expectedTokens)} the interval should carry): the target's answers there cannot be judged (${STARVED_HINT})`;
 }
 
-/** Whether a test's reason says the load did not reach the target as planned (a starved generator, late answers). */
+/** Whether a test's reason says the load did not reach the target as planned (a starved generator, late answers, a timeline too lossy to judge). */
 export function notAsPlanned(message: string | undefined): boolean {
-  return message !== undefined && (message.startsWith(GENERATOR_BEHIND) || message.startsWith(ANSWERS_LATE));
+  return message !== undefined && (message.startsWith(GENERATOR_BEHIND) || message.startsWith(ANSWERS_LATE) || message.includes(`: ${NO_TIMELINE_VERDICT}`));
 }
 
 /** The reason a check is not judged because late answers could explain what it saw. */

@@ -3,8 +3,8 @@ import { parseRateLimitQuota } from '../../schemas/rate-limit-policy.ts';
 import type { RuleTest } from '../../report/verdicts.ts';
 import type { PlannedPhase } from '../scenarios/plan.ts';
 import type { Timeline } from '../timeline/format.ts';
-import { firstIndex, fmt, phaseBuckets, policyOf, routesOf, series, slackS, sum, test, type CheckContext } from './context.ts';
-import { answerShortfall, backlogOf, GENERATOR_BEHIND, judgedOn, lateReason, STARVED_HINT } from './generator-lag.ts';
+import { firstIndex, fmt, GENERATOR_BEHIND, phaseBuckets, policyOf, routesOf, series, slackS, STARVED_HINT, sum, test, type CheckContext } from './context.ts';
+import { answerShortfall, backlogOf, judgedOn, lateReason } from './generator-lag.ts';
 import { actedBy, answerSpreadS, longestAnswerS } from './late-answers.ts';
 import type { RouteName } from '../scenarios/routes.ts';
 

@@ -3,6 +3,7 @@
 // scenario's over-limit phase. The intervals it missed are not-verified with the lag as the reason: no rule fails,
 // RL-05 and RL-06 are not pass, the run is incomplete (exit 3).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,14 +23,53 @@ const k6 = 'k6' in foundK6;
 const k6Missing = 'error' in foundK6 ? foundK6.error.split('. ')[0] : '';
 const root = mkdtempSync(join(tmpdir(), 'load-sigstop-'));
 let reference: RunningReference;
+let relay: Relay;
 beforeAll(async () => {
   // the short profile's limits, as an external target: the generator runs in the child, the target here
   reference = await startReference({ regional: false, rateLimits: { trigger: 200 }, rateLimitWindowSeconds: 1 });
+  relay = await relayTo(new URL(reference.baseUrl));
 });
 afterAll(async () => {
+  await relay.close();
   await reference.close();
   rmSync(root, { recursive: true, force: true });
 });
+
+interface Relay {
+  url: string;
+  /** Called whenever a trigger request passes on its way to the target. */
+  onTrigger: () => void;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP relay in front of the reference that sees triggers pass: a stop is timed from the load's first trigger, not
+ * from the CLI's "N requests over" line, because k6 starts seconds after that line on a busy machine (a stop before
+ * its load begins stops nothing).
+ */
+async function relayTo(target: URL): Promise<Relay> {
+  const relay: Relay = { url: '', onTrigger: () => {}, close: async () => {} };
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    sockets.add(client).add(upstream);
+    client.on('close', () => sockets.delete(client));
+    upstream.on('close', () => sockets.delete(upstream));
+    client.on('data', (chunk: Buffer) => {
+      if (chunk.includes('POST /v1/events/trigger')) relay.onTrigger();
+    });
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  relay.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  relay.close = () => new Promise((resolve) => {
+    server.close(() => resolve());
+    for (const socket of sockets) socket.destroy();
+  });
+  return relay;
+}
 
 /** The processes that send the load: the CLI itself with the built-in engine, or the k6 processes it started. */
 function generators(child: ChildProcess, engine: Engine): number[] {
@@ -52,26 +92,39 @@ const signal = (pids: number[], name: NodeJS.Signals) => pids.filter((pid) => {
   }
 });
 
-/** Runs the load; `N requests over` of each scenario starts a timer that stops its generator 2 s into it, for 1.5 s (the first `maxStops`). */
-function loadWithStops(args: string[], { maxStops = Infinity, engine = 'node' }: { maxStops?: number; engine?: Engine } = {}): Promise<{ code: number | null; out: string; stops: number }> {
+/**
+ * Runs the load and stops its generator for 1.5 s, 2 s into each scenario (the first `maxStops`): timed from the
+ * scenario's first trigger through `relay` when given, else from its `N requests over` line.
+ */
+function loadWithStops(args: string[], { maxStops = Infinity, engine = 'node', via }: { maxStops?: number; engine?: Engine; via?: Relay } = {}): Promise<{ code: number | null; out: string; stops: number }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST')));
   const child = spawn(process.execPath, [CLI, 'load', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let stops = 0;
+  let started = 0;
+  let timed = 0;
   const timers: NodeJS.Timeout[] = [];
+  const stopIn2s = () => {
+    timers.push(setTimeout(() => {
+      if (child.exitCode !== null) return;
+      const stopped = signal(generators(child, engine), 'SIGSTOP');
+      if (stopped.length === 0) return;
+      stops += 1;
+      timers.push(setTimeout(() => signal(stopped, 'SIGCONT'), 1500));
+    }, 2000));
+  };
+  if (via) {
+    via.onTrigger = () => {
+      if (timed >= Math.min(started, maxStops)) return;
+      timed += 1;
+      stopIn2s();
+    };
+  }
   child.stdout.on('data', (d: Buffer) => {
     const before = (out.match(/requests over [\d.]+ s …/g) ?? []).length;
     out += d.toString();
-    const after = (out.match(/requests over [\d.]+ s …/g) ?? []).length;
-    for (let i = before; i < Math.min(after, maxStops); i++) {
-      timers.push(setTimeout(() => {
-        if (child.exitCode !== null) return;
-        const stopped = signal(generators(child, engine), 'SIGSTOP');
-        if (stopped.length === 0) return;
-        stops += 1;
-        timers.push(setTimeout(() => signal(stopped, 'SIGCONT'), 1500));
-      }, 2000));
-    }
+    started = (out.match(/requests over [\d.]+ s …/g) ?? []).length;
+    if (!via) for (let i = before; i < Math.min(started, maxStops); i++) stopIn2s();
   });
   // the load prints a line every 5 s while it runs
   killWhenSilent(child);
@@ -88,8 +141,8 @@ describe('a generator stopped by SIGSTOP gives no load verdict', () => {
   test.for(ENGINES)('%s: trigger-limit and category-isolation, each stopped 1.5 s in its over-limit phase: not-verified naming the lag, never fail', async (engine, { skip }) => {
     if (engine === 'k6' && !k6) return skip(`no usable k6 on PATH (${k6Missing}): the k6 engine's generator cannot be stopped here`);
     const reportDir = join(root, `stopped-${engine}`);
-    const r = await loadWithStops(['--profile', 'short', '--target', reference.baseUrl, '--api-key', reference.apiKeys.dev, '--rate-limit-rps', '200',
-      '--scenario', 'trigger-limit', '--scenario', 'category-isolation', '--engine', engine, '--report-dir', reportDir], { engine });
+    const r = await loadWithStops(['--profile', 'short', '--target', relay.url, '--api-key', reference.apiKeys.dev, '--rate-limit-rps', '200',
+      '--scenario', 'trigger-limit', '--scenario', 'category-isolation', '--engine', engine, '--report-dir', reportDir], { engine, via: relay });
     expect(r.stops, r.out).toBe(2);
     expect(r.out).not.toMatch(/MUST fail|SHOULD warn/);
     const verdicts = Object.fromEntries((JSON.parse(readFileSync(join(reportDir, 'load.json'), 'utf8')) as { verdicts: LoadRuleVerdict[] }).verdicts.map((v) => [v.id, v]));

@@ -42,6 +42,16 @@ describe('a starved load generator yields no verdict', () => {
     expect(messages(v['RL-05'])).toMatch(/fell behind its schedule in .*\d+ dropped/);
   });
 
+  test('a scenario whose engine dropped over 2% keeps the rule from pass, although another scenario judged it and it held', () => {
+    const plan = (scenario: string) => planScenario(scenarioByName(scenario)!, 'short', RPS);
+    const held = simulate(plan('trigger-limit'), CLEAN);
+    const lossy = simulate(plan('category-isolation'), { ...CLEAN, dropEvery: 20 });
+    expect(judgeTimelines([held], RPS).find((v) => v.id === 'RL-05')?.verdict).toBe('pass');
+    const rl05 = judgeTimelines([held, lossy], RPS).find((v) => v.id === 'RL-05');
+    expect(rl05?.verdict).toBe('not-verified');
+    expect(messages(rl05)).toMatch(/\d+ of \d+ requests were dropped by the engine, planned and never sent \(over 2%\): the timeline cannot support a verdict \(free the machine's CPU/);
+  });
+
   test('a generator within the bound (20 ms late) still judges: a correct bucket passes, one refilling 1.5× or 2/3 fails', () => {
     const late = { fromMs: 3000, toMs: 3020 };
     expect(judge({ ...CLEAN, stall: late })['RL-05']?.verdict).toBe('pass');
