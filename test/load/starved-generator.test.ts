@@ -42,6 +42,18 @@ describe('a starved load generator yields no verdict', () => {
     expect(messages(v['RL-05'])).toMatch(/fell behind its schedule in .*\d+ dropped/);
   });
 
+  // why: every scenario's envelope and convergence checks share the guard; a stall at any point of any scenario judges nothing it touched
+  test.for(['trigger-limit', 'trigger-under-limit', 'headers-under-load', 'bulk-cost', 'category-isolation'])('%s stalled 1.5 s at one, two, three or four fifths of its length: no rule fails, no rate rule passes', (scenario) => {
+    const plan = planScenario(scenarioByName(scenario)!, 'short', RPS);
+    for (const at of [0.2, 0.4, 0.6, 0.8]) {
+      const fromMs = Math.round(plan.durationMs * at);
+      const verdicts = judgeTimelines([simulate(plan, { ...CLEAN, stall: { fromMs, toMs: fromMs + 1500 } })], RPS);
+      const where = `${scenario} stalled at ${fromMs} ms`;
+      expect(verdicts.filter((v) => v.verdict === 'fail').map((v) => `${v.id}: ${messages(v)}`), where).toEqual([]);
+      for (const id of ['RL-05', 'RL-06', 'RL-08']) expect(`${id} ${verdicts.find((v) => v.id === id)?.verdict}`, where).not.toBe(`${id} pass`);
+    }
+  });
+
   test('a scenario whose engine dropped over 2% keeps the rule from pass, although another scenario judged it and it held', () => {
     const plan = (scenario: string) => planScenario(scenarioByName(scenario)!, 'short', RPS);
     const held = simulate(plan('trigger-limit'), CLEAN);
