@@ -50,7 +50,9 @@ function asK6Summary(plan: ScenarioPlan, tl: Timeline, bucketMs: number): K6Summ
 function viaK6(target: SimTarget, edit: (data: K6SummaryData) => void = () => {}, scenario = 'trigger-limit') {
   const plan = planScenario(scenarioByName(scenario)!, 'short', 200);
   const tl = simulate(plan, target);
-  const setup = { startedAt: new Date(0).toISOString(), policies: { trigger: { policy: tl.routes.trigger!.policies[0]!, limit: '200' } } };
+  // what the script's setup() probed: each category's policy, as its first route declared it
+  const policies = Object.fromEntries(Object.values(tl.routes).reverse().filter((r) => r.policies[0]).map((r) => [r.category, { policy: r.policies[0]!, limit: '200' }]));
+  const setup = { startedAt: new Date(0).toISOString(), policies };
   const data = asK6Summary(plan, tl, k6BucketMs(plan));
   edit(data);
   const k6tl = summaryToTimeline(plan, data, setup, { bucketMs: k6BucketMs(plan) });
@@ -140,6 +142,18 @@ describe('k6 summary → timeline → verdict', () => {
     expect(k6tl.routes.trigger!.dropped).toBeLessThanOrEqual(0.02 * k6tl.routes.trigger!.scheduled);
     expect(verdicts['RL-05']?.verdict).toBe('not-verified');
     expect(verdicts['RL-05']?.tests.map((t) => t.message).join('\n')).toMatch(/fell behind its schedule in \[2\.\d+ s, 5\.\d+ s\) \(30 request\(s\) overdue at 3\.60 s/);
+  });
+
+  // why: the same guard as the built-in engine's (starved-generator.test.ts), read back from k6's metrics, in every scenario
+  test.for(['trigger-limit', 'trigger-under-limit', 'headers-under-load', 'bulk-cost', 'category-isolation'])('%s: a k6 stalled 1.5 s at one, two, three or four fifths of its length fails no rule and passes no rate rule', (scenario) => {
+    const length = planScenario(scenarioByName(scenario)!, 'short', 200).durationMs;
+    for (const at of [0.2, 0.4, 0.6, 0.8]) {
+      const fromMs = Math.round(length * at);
+      const { verdicts } = viaK6({ ...CLEAN, stall: { fromMs, toMs: fromMs + 1500 } }, () => {}, scenario);
+      const where = `${scenario} stalled at ${fromMs} ms`;
+      expect(Object.values(verdicts).filter((v) => v.verdict === 'fail').map((v) => notPassed(v)), where).toEqual([]);
+      for (const id of ['RL-05', 'RL-06', 'RL-08']) expect(`${id} ${verdicts[id]?.verdict}`, where).not.toBe(`${id} pass`);
+    }
   });
 
   test('k6\'s per-bucket RateLimit-Remaining and send lag land in the timeline, only in buckets that had samples', () => {
